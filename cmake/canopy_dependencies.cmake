@@ -1,0 +1,11 @@
+# Every dependency comes from Debian packages (see .ci/run for the list); none is fetched.
+find_package(fmt REQUIRED)
+find_package(nlohmann_json 3 REQUIRED)
+find_package(CLI11 REQUIRED)
+if(CANOPY_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
+if(CANOPY_BACKEND STREQUAL "cpu")
+  find_package(Boost 1.74 REQUIRED COMPONENTS context)
+  find_package(Threads REQUIRED)
+endif()

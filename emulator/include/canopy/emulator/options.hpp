@@ -1,0 +1,57 @@
+// canopy/emulator/options.hpp — how the emulator runs the next launch.
+//
+// Options are process-wide (launches read them when they start) and default from environment
+// variables, so that a failing test can be replayed without recompiling:
+//   CANOPY_EMU_DEVICE=hrf8  CANOPY_EMU_SCHEDULER=deterministic|parallel  CANOPY_EMU_SEED=42
+//   CANOPY_EMU_THREADS=4    CANOPY_EMU_STACK_KIB=64  CANOPY_EMU_SUBGROUP=32|64
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "canopy/emulator/virtual_device.hpp"
+
+namespace canopy::emu {
+
+enum class scheduler_kind {
+    deterministic, // one OS thread; a seeded random choice at every yield point; replayable
+    parallel,      // several OS threads; real atomics; for throughput
+};
+
+const char* to_string(scheduler_kind k);
+/// Parses "deterministic" / "parallel"; throws canopy::error naming the valid values otherwise.
+scheduler_kind parse_scheduler(const std::string& s);
+
+struct options {
+    virtual_device device;                          // default: preset "tiny"
+    scheduler_kind scheduler = scheduler_kind::deterministic;
+    std::uint64_t seed = 1;                         // deterministic scheduler's seed
+    unsigned threads = 0;                           // parallel scheduler's OS threads (0: hardware)
+    std::size_t stack_bytes = 64 * 1024;            // per work-item fiber stack, plus a guard page
+    // Deterministic watchdog: a deadlock is declared after this many consecutive scheduling steps in
+    // which only spinning work-items ran and no memory changed (0: 10,000 + 64 per work-item).
+    std::uint64_t watchdog_steps = 0;
+    // Parallel watchdog: seconds without any memory change while every work-item spins.
+    double watchdog_seconds = 10.0;
+    // Deterministic scheduler: yield at canopy::ld / canopy::st too (not only at atomics), so plain
+    // accesses interleave as freely as they can on a GPU.
+    bool yield_at_plain_access = true;
+};
+
+/// The options the next launch uses (initialized from the environment on first use).
+options& current_options();
+
+/// Sets the options for the lifetime of this object and restores the previous ones afterwards.
+class scoped_options {
+  public:
+    explicit scoped_options(options o);
+    ~scoped_options();
+    scoped_options(const scoped_options&) = delete;
+    scoped_options& operator=(const scoped_options&) = delete;
+
+  private:
+    options saved_;
+};
+
+} // namespace canopy::emu

@@ -1,0 +1,65 @@
+// canopy/emulator/work_item.hpp — the running work-item: what platform/detail/cpu needs on its hot path.
+//
+// Every work-item is a fiber. While one runs, `current` points at its work_item on that OS thread
+// (a work-group's fibers never leave the OS thread that runs the work-group, so the pointer is never
+// read on the wrong thread). Ids are copied into the work_item when it is created so that reading
+// them costs one load.
+#pragma once
+
+#include <cstdint>
+
+#include "canopy/platform/site.hpp"
+
+namespace canopy::emu {
+
+class engine;
+struct block_state;
+class memory_model;
+
+enum class wi_state : std::uint8_t {
+    runnable,      // ready to run (or running)
+    at_barrier,    // blocked in block_barrier()
+    at_collective, // blocked in a sub-group collective
+    done,          // returned from the kernel
+};
+
+struct work_item {
+    // ids (immutable while the kernel runs)
+    unsigned thread = 0, block = 0, block_dim = 0, grid_dim = 0;
+    unsigned lane = 0, subgroup = 0, subgroup_size = 0;
+    unsigned cu = 0;          // the compute unit the work-group is resident on
+    unsigned fiber_index = 0; // index in the work-group
+    // scheduling
+    wi_state state = wi_state::runnable;
+    bool in_spin = false;    // inside spin_until (the watchdog's notion of "waiting")
+    canopy::site wait_site;  // where it waits (spin_until, barrier, collective)
+    bool yield_at_atomics = false;
+    bool yield_at_plain = false;
+    std::uint64_t* progress = nullptr; // bumped whenever this work-item changes memory
+    memory_model* model = nullptr;     // nullptr: coherent memory (plain std::atomic semantics)
+    engine* eng = nullptr;
+    block_state* blk = nullptr;
+    int run_index = -1;      // position in the scheduler's runnable list (-1: not in it)
+    void* fiber = nullptr;   // the engine's fiber record for this work-item
+};
+
+/// The work-item running on this OS thread, or nullptr outside a kernel.
+extern thread_local work_item* current;
+
+/// The running work-item; a clear error (not a crash) when kernel API is called from host code.
+work_item& self_slow();
+inline work_item& self() {
+    work_item* w = current;
+    return w ? *w : self_slow();
+}
+
+/// Gives the scheduler a chance to run another work-item (deterministic: a seeded random choice).
+void yield(work_item& w);
+
+/// A memory change made by `w`: resets the deadlock watchdog.
+inline void note_progress(work_item& w) { ++*w.progress; }
+
+/// Throws the exception that stops the kernel after a device assertion (reported with ids).
+[[noreturn]] void device_assert_failed(const char* expr, const char* msg, const char* file, unsigned line);
+
+} // namespace canopy::emu

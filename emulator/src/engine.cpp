@@ -1,0 +1,930 @@
+// The emulator's engine: work-items as fibers, work-groups admitted up to the device's residency,
+// and two schedulers over them (deterministic and parallel). See docs/emulator.md for the why.
+//
+// Structure. A launch creates one `engine`. Resident work-group *slots* (CUs x resident work-groups
+// per CU) each run work-groups one after another, taking ids from a counter, so at most `slots`
+// work-groups are resident and a work-group that has not started waits until a resident one
+// finishes (Sorensen et al. §2.3: the only forward-progress promise a GPU makes). Slots belong to
+// workers (OS threads): the deterministic scheduler has one worker owning every slot and picks the
+// next work-item with a seeded RNG at every yield point; the parallel scheduler gives each of T
+// workers every T-th slot and round-robins its work-items. A work-group's fibers therefore always
+// run on one OS thread, so its barrier and collective state needs no locks.
+#include "engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <exception>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include <boost/context/fiber.hpp>
+#include <fmt/format.h>
+
+#include "canopy/emulator/launch.hpp"
+#include "canopy/emulator/memory_model.hpp"
+#include "canopy/emulator/stack_pool.hpp"
+#include "canopy/platform/error.hpp"
+
+#if defined(CANOPY_ASAN)
+#    include <sanitizer/asan_interface.h>
+#    include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(CANOPY_TSAN)
+#    include <sanitizer/tsan_interface.h>
+#endif
+
+namespace ctx = boost::context;
+
+namespace canopy::emu {
+
+thread_local work_item* current = nullptr;
+
+namespace {
+
+thread_local launch_report last_report_;
+
+/// Thrown inside a fiber to unwind it when the launch is being aborted.
+struct kernel_abort {};
+
+/// Stack allocator handing boost::context our pooled, guard-paged stacks.
+struct pooled_stack {
+    stack_pool* pool;
+    stack_memory mem;
+    ctx::stack_context allocate() {
+        ctx::stack_context sc;
+        sc.size = mem.size;
+        sc.sp = static_cast<char*>(mem.base) + mem.size; // stacks grow down from the top
+        return sc;
+    }
+    void deallocate(ctx::stack_context&) noexcept { pool->release(mem); }
+};
+
+std::string format_site(const site& s) {
+    const char* f = s.file;
+    // Report paths relative to the source tree: long absolute paths drown the report.
+    if (const char* p = std::strstr(f, "/tests/")) {
+        f = p + 1;
+    } else if (const char* q = std::strrchr(f, '/')) {
+        f = q + 1;
+    }
+    return fmt::format("{}:{}", f, s.line);
+}
+
+} // namespace
+
+struct fiber_record {
+    work_item wi;
+    ctx::fiber fib;   // the work-item's own context, while it is suspended
+    ctx::fiber sched; // the scheduler's context, while the work-item runs
+    bool started = false;
+    worker_state* worker = nullptr;
+#if defined(CANOPY_ASAN)
+    void* asan_fake = nullptr;
+    stack_memory stack;
+#endif
+#if defined(CANOPY_TSAN)
+    void* tsan_fiber = nullptr;
+#endif
+};
+
+struct subgroup_state {
+    unsigned lanes = 0;       // lanes in this sub-group (the last one may be partial)
+    unsigned live = 0;        // lanes that have not exited
+    unsigned arrived = 0;
+    collective_kind kind = collective_kind::ballot;
+    site where;
+    lane_mask arrived_mask = 0;
+    lane_mask snapshot_mask = 0;
+    std::uint64_t input[max_subgroup_size] = {};
+    std::uint64_t snapshot[max_subgroup_size] = {};
+};
+
+struct block_state {
+    unsigned id = 0, cu = 0, slot = 0;
+    std::vector<fiber_record> fibers;
+    std::vector<subgroup_state> subgroups;
+    unsigned done = 0;
+    unsigned blocked = 0;     // at a barrier or collective
+    unsigned bar_arrived = 0;
+    site bar_site;
+    // block-shared memory: one allocation per CANOPY_SHARED declaration, plus the dynamic part
+    struct shared_alloc {
+        const void* key;
+        std::unique_ptr<std::byte[]> mem;
+    };
+    std::vector<shared_alloc> shared;
+    std::size_t shared_used = 0;
+    std::unique_ptr<std::byte[]> dynamic;
+};
+
+struct worker_state {
+    unsigned id = 0;
+    std::vector<unsigned> slots;                 // slots this worker runs
+    std::vector<std::unique_ptr<block_state>> blocks; // indexed like slots; null when empty
+    std::vector<bool> slot_finished;
+    std::vector<fiber_record*> runnable;
+    std::size_t cursor = 0;                      // round-robin position (parallel)
+    std::uint64_t progress = 0;                  // memory changes made by this worker's work-items
+    std::atomic<std::uint64_t> published_progress{0};
+    std::atomic<bool> stalled{false};
+    std::atomic<bool> active{true};
+    std::uint64_t steps = 0;
+#if defined(CANOPY_ASAN)
+    const void* main_stack_bottom = nullptr;
+    std::size_t main_stack_size = 0;
+#endif
+#if defined(CANOPY_TSAN)
+    void* tsan_main = nullptr;
+#endif
+};
+
+// ------------------------------------------------------------------------------------------------
+
+engine::engine(const options& opt, unsigned grid, unsigned block, std::size_t dynamic_shared_bytes,
+               kernel_entry entry, const void* kernel, memory_model* model)
+    : opt_(opt), grid_(grid), block_(block), dynamic_shared_(dynamic_shared_bytes), entry_(entry),
+      kernel_(kernel), model_(model) {
+    const auto& d = opt_.device;
+    if (grid == 0 || block == 0) {
+        throw canopy::error(fmt::format("emulator: a launch needs at least one work-group of one work-item "
+                                        "(got grid {} x block {})",
+                                        grid, block));
+    }
+    if (block > d.max_block_size) {
+        throw canopy::error(fmt::format("emulator: block size {} exceeds the maximum {} of virtual device '{}' "
+                                        "(use a block of at most {} work-items)",
+                                        block, d.max_block_size, d.name, d.max_block_size));
+    }
+    if (dynamic_shared_bytes > d.shared_bytes_per_block) {
+        throw canopy::error(fmt::format("emulator: {} bytes of dynamic shared memory exceed the {} bytes a "
+                                        "work-group may use on virtual device '{}'",
+                                        dynamic_shared_bytes, d.shared_bytes_per_block, d.name));
+    }
+    slots_ = resident_slots(block, dynamic_shared_bytes);
+    if (slots_ == 0) {
+        throw canopy::error(fmt::format("emulator: no work-group of {} work-items and {} shared bytes fits on a "
+                                        "compute unit of virtual device '{}'",
+                                        block, dynamic_shared_bytes, d.name));
+    }
+    if (model_ && opt_.scheduler != scheduler_kind::deterministic) {
+        throw canopy::error("emulator: a memory model runs only under the deterministic scheduler "
+                            "(use --scheduler deterministic)");
+    }
+    stacks_ = std::make_unique<stack_pool>(opt_.stack_bytes);
+}
+
+engine::~engine() = default;
+
+unsigned engine::worker_count() const {
+    if (opt_.scheduler == scheduler_kind::deterministic) {
+        return 1;
+    }
+    unsigned t = opt_.threads ? opt_.threads : std::max(1u, std::thread::hardware_concurrency());
+    return std::min(t, std::min(slots_, grid_));
+}
+
+void engine::run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    const unsigned nworkers = worker_count();
+    workers_.clear();
+    for (unsigned w = 0; w < nworkers; ++w) {
+        workers_.push_back(std::make_unique<worker_state>());
+        workers_.back()->id = w;
+    }
+    const unsigned used_slots = std::min(slots_, grid_);
+    for (unsigned s = 0; s < used_slots; ++s) {
+        auto& w = *workers_[s % nworkers];
+        w.slots.push_back(s);
+        w.blocks.emplace_back();
+        w.slot_finished.push_back(false);
+    }
+    rng_.seed(opt_.seed);
+
+    if (nworkers == 1) {
+        worker_loop(*workers_[0]);
+    } else {
+        std::vector<std::thread> threads;
+        for (unsigned w = 0; w < nworkers; ++w) {
+            threads.emplace_back([this, w] { worker_loop(*workers_[w]); });
+        }
+        monitor_parallel();
+        for (auto& t : threads) {
+            t.join();
+        }
+    }
+    if (model_ && !failed_) {
+        model_->kernel_end();
+    }
+
+    launch_report r;
+    r.device = opt_.device.name;
+    r.scheduler = opt_.scheduler;
+    r.seed = opt_.seed;
+    r.grid = grid_;
+    r.block = block_;
+    r.resident_slots = slots_;
+    r.threads = nworkers;
+    for (const auto& w : workers_) {
+        r.steps += w->steps;
+    }
+    r.digest = digest_;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    last_report_ = r;
+
+    if (failed_) {
+        std::string msg = failure_;
+        if (opt_.scheduler == scheduler_kind::deterministic) {
+            msg += fmt::format("\n  (deterministic scheduler, seed {}; replay with CANOPY_EMU_SEED={})", opt_.seed,
+                               opt_.seed);
+        } else {
+            msg += "\n  (parallel scheduler: not replayable; the deterministic scheduler finds and replays "
+                   "such failures by seed)";
+        }
+        throw canopy::device_error(msg);
+    }
+}
+
+// ---- admission ----------------------------------------------------------------------------------
+
+void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block_id) {
+    auto b = std::make_unique<block_state>();
+    b->id = block_id;
+    b->slot = w.slots[slot_index];
+    // Slots are dealt round-robin over CUs, as a GPU's dispatcher spreads work-groups.
+    b->cu = b->slot % opt_.device.compute_units;
+    const unsigned sg = opt_.device.subgroup_size;
+    const unsigned nsg = (block_ + sg - 1) / sg;
+    b->subgroups.resize(nsg);
+    for (unsigned i = 0; i < nsg; ++i) {
+        b->subgroups[i].lanes = std::min(sg, block_ - i * sg);
+        b->subgroups[i].live = b->subgroups[i].lanes;
+    }
+    if (dynamic_shared_ > 0) {
+        b->dynamic.reset(new std::byte[dynamic_shared_]);
+        std::memset(b->dynamic.get(), 0xCD, dynamic_shared_);
+        b->shared_used = dynamic_shared_;
+    }
+    b->fibers = std::vector<fiber_record>(block_);
+    for (unsigned t = 0; t < block_; ++t) {
+        fiber_record& f = b->fibers[t];
+        work_item& wi = f.wi;
+        wi.thread = t;
+        wi.block = block_id;
+        wi.block_dim = block_;
+        wi.grid_dim = grid_;
+        wi.lane = t % sg;
+        wi.subgroup = t / sg;
+        wi.subgroup_size = sg;
+        wi.cu = b->cu;
+        wi.fiber_index = t;
+        wi.yield_at_atomics = opt_.scheduler == scheduler_kind::deterministic;
+        wi.yield_at_plain = wi.yield_at_atomics && opt_.yield_at_plain_access;
+        wi.progress = &w.progress;
+        wi.model = model_;
+        wi.eng = this;
+        wi.blk = b.get();
+        wi.fiber = &f;
+        f.worker = &w;
+        make_runnable(w, f);
+    }
+    w.blocks[slot_index] = std::move(b);
+    ++w.progress;
+}
+
+void engine::fill_slots(worker_state& w) {
+    for (std::size_t i = 0; i < w.slots.size(); ++i) {
+        if (w.blocks[i] || w.slot_finished[i]) {
+            continue;
+        }
+        const unsigned id = next_block_.fetch_add(1, std::memory_order_relaxed);
+        if (id < grid_) {
+            start_block(w, i, id);
+        } else {
+            w.slot_finished[i] = true;
+        }
+    }
+}
+
+void engine::make_runnable(worker_state& w, fiber_record& f) {
+    f.wi.run_index = static_cast<int>(w.runnable.size());
+    w.runnable.push_back(&f);
+}
+
+void engine::make_blocked(fiber_record& f) {
+    worker_state& w = *f.worker;
+    const int i = f.wi.run_index;
+    fiber_record* last = w.runnable.back();
+    w.runnable[static_cast<std::size_t>(i)] = last;
+    last->wi.run_index = i;
+    w.runnable.pop_back();
+    f.wi.run_index = -1;
+}
+
+// ---- fibers -------------------------------------------------------------------------------------
+
+void engine::fiber_main(fiber_record& f) {
+    try {
+        entry_(kernel_);
+    } catch (const kernel_abort&) {
+        // the launch is being torn down; just finish
+    } catch (const ctx::detail::forced_unwind&) {
+        throw; // boost::context's own unwinding must pass through
+    } catch (const std::exception& e) {
+        fail(fmt::format("block {} work-item {}: kernel threw: {}", f.wi.block, f.wi.thread, e.what()));
+    } catch (...) {
+        fail(fmt::format("block {} work-item {}: kernel threw a non-standard exception", f.wi.block, f.wi.thread));
+    }
+    f.wi.state = wi_state::done;
+}
+
+void engine::switch_in(worker_state& w, fiber_record& f) {
+    if (!f.started) {
+        f.started = true;
+        stack_memory mem = stacks_->acquire();
+#if defined(CANOPY_ASAN)
+        f.stack = mem;
+#endif
+#if defined(CANOPY_TSAN)
+        f.tsan_fiber = __tsan_create_fiber(0);
+#endif
+        f.fib = ctx::fiber(std::allocator_arg, pooled_stack{stacks_.get(), mem}, [this, &f](ctx::fiber&& sched) {
+            f.sched = std::move(sched);
+#if defined(CANOPY_ASAN)
+            __sanitizer_finish_switch_fiber(nullptr, &f.worker->main_stack_bottom, &f.worker->main_stack_size);
+#endif
+            fiber_main(f);
+#if defined(CANOPY_ASAN)
+            // nullptr: this fiber will not come back, so ASan may free its fake stack.
+            __sanitizer_start_switch_fiber(nullptr, f.worker->main_stack_bottom, f.worker->main_stack_size);
+#endif
+#if defined(CANOPY_TSAN)
+            __tsan_switch_to_fiber(f.worker->tsan_main, 0);
+#endif
+            return std::move(f.sched);
+        });
+    }
+    current = &f.wi;
+#if defined(CANOPY_ASAN)
+    void* fake = nullptr;
+    __sanitizer_start_switch_fiber(&fake, f.stack.base, f.stack.size);
+#endif
+#if defined(CANOPY_TSAN)
+    // Flag 0: a switch synchronizes the two fibers (they share an OS thread); TSan then reports races
+    // between work-groups on different OS threads, which is where the parallel scheduler can race.
+    __tsan_switch_to_fiber(f.tsan_fiber, 0);
+#endif
+    f.fib = std::move(f.fib).resume();
+#if defined(CANOPY_ASAN)
+    __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
+#endif
+    current = nullptr;
+    (void)w;
+}
+
+void engine::switch_out(fiber_record& f) {
+#if defined(CANOPY_ASAN)
+    __sanitizer_start_switch_fiber(&f.asan_fake, f.worker->main_stack_bottom, f.worker->main_stack_size);
+#endif
+#if defined(CANOPY_TSAN)
+    __tsan_switch_to_fiber(f.worker->tsan_main, 0);
+#endif
+    f.sched = std::move(f.sched).resume();
+#if defined(CANOPY_ASAN)
+    __sanitizer_finish_switch_fiber(f.asan_fake, &f.worker->main_stack_bottom, &f.worker->main_stack_size);
+#endif
+    if (aborting_.load(std::memory_order_relaxed)) {
+        throw kernel_abort{};
+    }
+}
+
+void engine::destroy_fiber(fiber_record& f) {
+#if defined(CANOPY_TSAN)
+    if (f.tsan_fiber) {
+        __tsan_destroy_fiber(f.tsan_fiber);
+        f.tsan_fiber = nullptr;
+    }
+#else
+    (void)f;
+#endif
+}
+
+// ---- the worker loop ----------------------------------------------------------------------------
+
+void engine::worker_loop(worker_state& w) {
+#if defined(CANOPY_TSAN)
+    w.tsan_main = __tsan_get_current_fiber();
+#endif
+    const bool deterministic = opt_.scheduler == scheduler_kind::deterministic;
+    std::uint64_t idle_steps = 0;    // consecutive steps that ran only waiting work-items, no progress
+    std::uint64_t last_progress = w.progress;
+    try {
+        for (;;) {
+            if (aborting_.load(std::memory_order_relaxed)) {
+                break;
+            }
+            fill_slots(w);
+            if (w.runnable.empty()) {
+                bool any_live = false;
+                for (const auto& b : w.blocks) {
+                    any_live = any_live || b != nullptr;
+                }
+                if (!any_live) {
+                    break; // every slot finished
+                }
+                // Every resident work-item is blocked at a barrier or collective: nothing can run.
+                fail("deadlock: every resident work-item is blocked at a barrier or collective\n" + describe_all());
+                break;
+            }
+            fiber_record* f;
+            if (deterministic) {
+                f = w.runnable[static_cast<std::size_t>(rng_() % w.runnable.size())];
+                digest_ = (digest_ ^ (static_cast<std::uint64_t>(f->wi.block) * block_ + f->wi.thread + 1)) *
+                          0x100000001b3ULL;
+            } else {
+                if (w.cursor >= w.runnable.size()) {
+                    w.cursor = 0;
+                }
+                f = w.runnable[w.cursor++];
+            }
+            ++w.steps;
+            const bool waiting = f->wi.in_spin;
+            switch_in(w, *f);
+            if (f->wi.state == wi_state::done) {
+                finish_work_item(w, *f);
+            }
+            // Watchdog bookkeeping: a step counts as idle when the work-item it ran was waiting in
+            // spin_until and nothing in memory changed.
+            if (w.progress != last_progress) {
+                last_progress = w.progress;
+                idle_steps = 0;
+            } else if (waiting) {
+                ++idle_steps;
+            } else {
+                idle_steps = 0;
+            }
+            if (deterministic) {
+                const std::uint64_t live = live_work_items(w);
+                const std::uint64_t bound = opt_.watchdog_steps ? opt_.watchdog_steps : 10'000 + 64 * live;
+                if (idle_steps >= bound) {
+                    fail(fmt::format("deadlock: for {} scheduling steps only waiting work-items ran and no memory "
+                                     "changed\n{}",
+                                     idle_steps, describe_all()));
+                    break;
+                }
+            } else {
+                w.published_progress.store(w.progress, std::memory_order_relaxed);
+                w.stalled.store(idle_steps > 4 * w.runnable.size() + 64, std::memory_order_relaxed);
+                if (deadlock_.load(std::memory_order_acquire)) {
+                    park_for_report(w);
+                    break;
+                }
+            }
+        }
+    } catch (const std::exception& e) {
+        // A host-side failure inside the scheduler (e.g. no memory for a stack): fail the launch.
+        fail(fmt::format("emulator: {}", e.what()));
+    }
+    w.active.store(false, std::memory_order_release);
+    abort_fibers(w);
+}
+
+std::uint64_t engine::live_work_items(const worker_state& w) const {
+    std::uint64_t n = 0;
+    for (const auto& b : w.blocks) {
+        if (b) {
+            n += block_ - b->done;
+        }
+    }
+    return n;
+}
+
+void engine::finish_work_item(worker_state& w, fiber_record& f) {
+    make_blocked(f); // out of the runnable list for good
+    destroy_fiber(f);
+    f.fib = ctx::fiber{};
+    ++w.progress;
+    block_state& b = *f.wi.blk;
+    ++b.done;
+    subgroup_state& sg = b.subgroups[f.wi.subgroup];
+    --sg.live;
+    // A lane that exits no longer takes part in collectives: its sub-group may now be complete.
+    if (sg.arrived > 0 && sg.arrived == sg.live) {
+        complete_collective(b, f.wi.subgroup);
+    }
+    if (b.bar_arrived > 0 && b.bar_arrived + b.done == block_) {
+        fail(fmt::format("block {}: barrier at {} reached by {} of {} work-items; the other {} exited without "
+                         "reaching it (every work-item of a work-group must reach each block_barrier)",
+                         b.id, format_site(b.bar_site), b.bar_arrived, block_, b.done));
+        return;
+    }
+    check_block_stuck(b);
+    if (b.done == block_) {
+        // the slot is free: the next work-group becomes resident
+        for (std::size_t i = 0; i < w.slots.size(); ++i) {
+            if (w.blocks[i].get() == &b) {
+                w.blocks[i].reset();
+                break;
+            }
+        }
+    }
+}
+
+void engine::abort_fibers(worker_state& w) {
+    // Unwind every started, unfinished work-item through our own (sanitizer-annotated) switch: it
+    // resumes, sees aborting_, throws kernel_abort from its yield point and returns.
+    aborting_.store(true, std::memory_order_relaxed);
+    for (auto& b : w.blocks) {
+        if (!b) {
+            continue;
+        }
+        for (auto& f : b->fibers) {
+            if (f.started && f.wi.state != wi_state::done) {
+                switch_in(w, f);
+                destroy_fiber(f);
+            }
+        }
+        b.reset();
+    }
+    w.runnable.clear();
+}
+
+// ---- parallel watchdog --------------------------------------------------------------------------
+
+void engine::monitor_parallel() {
+    using clock = std::chrono::steady_clock;
+    std::uint64_t last_sum = ~0ULL;
+    auto last_change = clock::now();
+    for (;;) {
+        bool any_active = false;
+        bool all_stalled = true;
+        std::uint64_t sum = 0;
+        for (const auto& w : workers_) {
+            if (w->active.load(std::memory_order_acquire)) {
+                any_active = true;
+                all_stalled = all_stalled && w->stalled.load(std::memory_order_relaxed);
+            }
+            sum += w->published_progress.load(std::memory_order_relaxed);
+        }
+        if (!any_active) {
+            return;
+        }
+        const auto now = clock::now();
+        if (sum != last_sum || !all_stalled) {
+            last_sum = sum;
+            last_change = now;
+        } else if (std::chrono::duration<double>(now - last_change).count() >= opt_.watchdog_seconds) {
+            // Stop every worker, then describe the frozen state.
+            deadlock_.store(true, std::memory_order_release);
+            for (;;) {
+                unsigned parked = parked_.load(std::memory_order_acquire);
+                unsigned active = 0;
+                for (const auto& w : workers_) {
+                    active += w->active.load(std::memory_order_acquire) ? 1 : 0;
+                }
+                if (parked >= active) {
+                    break;
+                }
+                std::this_thread::yield();
+            }
+            fail(fmt::format("deadlock: for {:.1f} s every resident work-item waited and no memory changed\n{}",
+                             opt_.watchdog_seconds, describe_all()));
+            report_done_.store(true, std::memory_order_release);
+            return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+}
+
+void engine::park_for_report(worker_state& w) {
+    parked_.fetch_add(1, std::memory_order_acq_rel);
+    while (!report_done_.load(std::memory_order_acquire)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    (void)w;
+}
+
+// ---- failures and reports -----------------------------------------------------------------------
+
+void engine::fail(const std::string& msg) {
+    std::lock_guard lock(fail_mutex_);
+    if (!failed_) {
+        failed_ = true;
+        failure_ = msg;
+    }
+    aborting_.store(true, std::memory_order_relaxed);
+}
+
+void engine::fail_in_fiber(const std::string& msg) {
+    fail(msg);
+    throw kernel_abort{};
+}
+
+namespace {
+std::string describe_state(const work_item& wi, const block_state& b) {
+    switch (wi.state) {
+    case wi_state::done: return "exited";
+    case wi_state::at_barrier:
+        return fmt::format("block_barrier at {} (reached by {} of {})", format_site(wi.wait_site), b.bar_arrived,
+                           b.fibers.size());
+    case wi_state::at_collective: {
+        const auto& sg = b.subgroups[wi.subgroup];
+        return fmt::format("sub-group {} {} at {} (reached by {} of {} live lanes)", wi.subgroup,
+                           to_string(sg.kind), format_site(wi.wait_site), sg.arrived, sg.live);
+    }
+    case wi_state::runnable:
+        if (wi.in_spin) {
+            return fmt::format("spin_until at {}", format_site(wi.wait_site));
+        }
+        return "running (no wait site)";
+    }
+    return "?";
+}
+} // namespace
+
+std::string engine::describe_block(const block_state& b) const {
+    // One line per run of consecutive work-items in the same state at the same site.
+    std::string out;
+    std::size_t i = 0;
+    while (i < b.fibers.size()) {
+        const std::string what = b.fibers[i].started || b.fibers[i].wi.state != wi_state::runnable
+                                     ? describe_state(b.fibers[i].wi, b)
+                                     : std::string("not started");
+        std::size_t j = i + 1;
+        while (j < b.fibers.size()) {
+            const std::string next = b.fibers[j].started || b.fibers[j].wi.state != wi_state::runnable
+                                         ? describe_state(b.fibers[j].wi, b)
+                                         : std::string("not started");
+            if (next != what) {
+                break;
+            }
+            ++j;
+        }
+        out += j - i == 1 ? fmt::format("    block {} (CU {}) work-item {}: {}\n", b.id, b.cu, i, what)
+                          : fmt::format("    block {} (CU {}) work-items {}-{}: {}\n", b.id, b.cu, i, j - 1, what);
+        i = j;
+    }
+    return out;
+}
+
+std::string engine::describe_all() const {
+    std::string out;
+    unsigned resident = 0;
+    for (const auto& w : workers_) {
+        for (const auto& b : w->blocks) {
+            if (b) {
+                out += describe_block(*b);
+                ++resident;
+            }
+        }
+    }
+    const unsigned next = std::min(next_block_.load(std::memory_order_relaxed), grid_);
+    if (next < grid_) {
+        out += fmt::format("    work-groups {}-{} not resident: they start only when a resident one finishes "
+                           "({} resident at once on '{}' for blocks of {})\n",
+                           next, grid_ - 1, slots_, opt_.device.name, block_);
+    }
+    (void)resident;
+    return out;
+}
+
+// ---- barrier ------------------------------------------------------------------------------------
+
+void engine::block_barrier(work_item& wi, site where) {
+    block_state& b = *wi.blk;
+    auto& f = *static_cast<fiber_record*>(wi.fiber);
+    if (b.bar_arrived > 0 && (b.bar_site.line != where.line || std::strcmp(b.bar_site.file, where.file) != 0)) {
+        fail_in_fiber(fmt::format("block {}: divergent barriers: {} work-items wait at {}, work-item {} reached "
+                                  "another block_barrier at {}",
+                                  b.id, b.bar_arrived, format_site(b.bar_site), wi.thread, format_site(where)));
+    }
+    if (b.bar_arrived == 0) {
+        b.bar_site = where;
+    }
+    ++b.bar_arrived;
+    if (b.bar_arrived + b.done == block_ && b.done > 0) {
+        fail_in_fiber(fmt::format("block {}: barrier at {} reached by {} of {} work-items; the other {} exited "
+                                  "without reaching it (every work-item of a work-group must reach each "
+                                  "block_barrier)",
+                                  b.id, format_site(where), b.bar_arrived, block_, b.done));
+    }
+    if (b.bar_arrived == block_) {
+        // Everyone is here: release the others (they are blocked) and carry on without switching.
+        b.bar_arrived = 0;
+        for (auto& g : b.fibers) {
+            if (g.wi.state == wi_state::at_barrier) {
+                g.wi.state = wi_state::runnable;
+                --b.blocked;
+                make_runnable(*g.worker, g);
+            }
+        }
+        if (model_) {
+            model_->barrier(b.cu);
+        }
+        note_progress(wi);
+        yield(wi); // a barrier is a scheduling point even for the last arrival
+        return;
+    }
+    wi.state = wi_state::at_barrier;
+    wi.wait_site = where;
+    ++b.blocked;
+    make_blocked(f);
+    check_block_stuck(b);
+    while (wi.state == wi_state::at_barrier) {
+        switch_out(f);
+    }
+}
+
+// ---- collectives ----------------------------------------------------------------------------------
+
+const std::uint64_t* engine::collective(work_item& wi, collective_kind kind, std::uint64_t value, site where,
+                                        lane_mask* mask) {
+    block_state& b = *wi.blk;
+    subgroup_state& sg = b.subgroups[wi.subgroup];
+    auto& f = *static_cast<fiber_record*>(wi.fiber);
+    if (sg.arrived > 0 &&
+        (sg.kind != kind || sg.where.line != where.line || std::strcmp(sg.where.file, where.file) != 0)) {
+        fail_in_fiber(fmt::format("block {} sub-group {}: divergent collectives: {} lane(s) wait in {} at {}, "
+                                  "lane {} reached {} at {} (all live lanes must reach the same collective)",
+                                  b.id, wi.subgroup, sg.arrived, to_string(sg.kind), format_site(sg.where), wi.lane,
+                                  to_string(kind), format_site(where)));
+    }
+    if (sg.arrived == 0) {
+        sg.kind = kind;
+        sg.where = where;
+        sg.arrived_mask = 0;
+    }
+    sg.input[wi.lane] = value;
+    sg.arrived_mask |= lane_mask{1} << wi.lane;
+    ++sg.arrived;
+    if (sg.arrived == sg.live) {
+        complete_collective(b, wi.subgroup);
+        *mask = sg.snapshot_mask;
+        yield(wi);
+        return sg.snapshot;
+    }
+    wi.state = wi_state::at_collective;
+    wi.wait_site = where;
+    ++b.blocked;
+    make_blocked(f);
+    check_block_stuck(b);
+    while (wi.state == wi_state::at_collective) {
+        switch_out(f);
+    }
+    // The snapshot stays valid until this lane arrives at its next collective: the next completion
+    // needs this lane's arrival first.
+    *mask = sg.snapshot_mask;
+    return sg.snapshot;
+}
+
+void engine::complete_collective(block_state& b, unsigned subgroup) {
+    subgroup_state& sg = b.subgroups[subgroup];
+    std::memcpy(sg.snapshot, sg.input, sizeof(sg.input));
+    sg.snapshot_mask = sg.arrived_mask;
+    sg.arrived = 0;
+    const unsigned first = subgroup * opt_.device.subgroup_size;
+    for (unsigned t = first; t < first + sg.lanes; ++t) {
+        fiber_record& g = b.fibers[t];
+        if (g.wi.state == wi_state::at_collective) {
+            g.wi.state = wi_state::runnable;
+            --b.blocked;
+            make_runnable(*g.worker, g);
+        }
+    }
+}
+
+void engine::check_block_stuck(block_state& b) {
+    // Every live work-item of the work-group is blocked, and a barrier or collective cannot complete
+    // (the ones that could have completed already did): the work-group can never move again. Report it
+    // now, naming where each work-item waits, instead of leaving it to the watchdog.
+    if (b.blocked == 0 || b.blocked + b.done != block_) {
+        return;
+    }
+    std::string head;
+    if (b.bar_arrived > 0) {
+        head = fmt::format("block {}: barrier at {} reached by {} of {} work-items; the others wait elsewhere",
+                           b.id, format_site(b.bar_site), b.bar_arrived, block_);
+    } else {
+        head = fmt::format("block {}: every work-item waits in a collective that cannot complete", b.id);
+    }
+    fail(head + " (divergent control flow)\n" + describe_block(b));
+}
+
+// ---- the remaining kernel-side services -----------------------------------------------------------
+
+void engine::yield_from(work_item& wi) { switch_out(*static_cast<fiber_record*>(wi.fiber)); }
+
+void engine::spin_wait(work_item& wi, site where) {
+    wi.in_spin = true;
+    wi.wait_site = where;
+    switch_out(*static_cast<fiber_record*>(wi.fiber));
+}
+
+void* engine::block_shared(work_item& wi, const void* key, std::size_t size, std::size_t align) {
+    block_state& b = *wi.blk;
+    for (const auto& a : b.shared) {
+        if (a.key == key) {
+            return a.mem.get();
+        }
+    }
+    if (b.shared_used + size > opt_.device.shared_bytes_per_block) {
+        fail_in_fiber(fmt::format("block {}: block-shared memory of {} bytes exceeds the {} bytes a work-group has "
+                                  "on virtual device '{}'",
+                                  b.id, b.shared_used + size, opt_.device.shared_bytes_per_block,
+                                  opt_.device.name));
+    }
+    // new[] of std::byte is aligned for any fundamental type; over-aligned types are rejected.
+    if (align > alignof(std::max_align_t)) {
+        fail_in_fiber("CANOPY_SHARED: over-aligned types are not supported by the emulator");
+    }
+    std::unique_ptr<std::byte[]> mem(new std::byte[size]);
+    std::memset(mem.get(), 0xCD, size); // uninitialized, like __shared__: make early reads visible
+    void* p = mem.get();
+    b.shared.push_back({key, std::move(mem)});
+    b.shared_used += size;
+    return p;
+}
+
+void* engine::dynamic_shared(work_item& wi) { return wi.blk->dynamic.get(); }
+
+// ---- free functions (launch.hpp, work_item.hpp) ------------------------------------------------
+
+unsigned resident_slots(unsigned block, std::size_t shared_bytes) {
+    const auto& d = current_options().device;
+    if (block == 0 || block > d.max_block_size || shared_bytes > d.shared_bytes_per_block) {
+        return 0;
+    }
+    unsigned per_cu = std::min(d.blocks_per_cu, d.threads_per_cu / block);
+    if (shared_bytes > 0) {
+        per_cu = std::min(per_cu, static_cast<unsigned>(d.shared_bytes_per_cu / shared_bytes));
+    }
+    return per_cu * d.compute_units;
+}
+
+void run(unsigned grid, unsigned block, std::size_t dynamic_shared_bytes, kernel_entry entry, const void* kernel,
+         memory_model* model) {
+    if (current != nullptr) {
+        throw canopy::error("emulator: a kernel cannot launch another kernel");
+    }
+    engine e(current_options(), grid, block, dynamic_shared_bytes, entry, kernel, model);
+    e.run();
+}
+
+const launch_report& last_report() { return last_report_; }
+
+work_item& self_slow() {
+    throw canopy::error("a kernel-side canopy function (ids, atomics, barriers, collectives) was called "
+                        "outside a kernel; call it from code run by canopy::launch");
+}
+
+void yield(work_item& w) { w.eng->yield_from(w); }
+
+void device_assert_failed(const char* expr, const char* msg, const char* file, unsigned line) {
+    work_item& w = self();
+    w.eng->fail_in_fiber(fmt::format("device assertion failed: block {} work-item {} (lane {} of sub-group {}): "
+                                     "{} ({}) at {}",
+                                     w.block, w.thread, w.lane, w.subgroup, msg, expr,
+                                     format_site(site{file, line})));
+}
+
+void* block_shared(const void* key, std::size_t size, std::size_t align) {
+    work_item& w = self();
+    return w.eng->block_shared(w, key, size, align);
+}
+
+void* dynamic_shared() {
+    work_item& w = self();
+    return w.eng->dynamic_shared(w);
+}
+
+void block_barrier(site where) {
+    work_item& w = self();
+    w.eng->block_barrier(w, where);
+}
+
+const std::uint64_t* collective(collective_kind kind, std::uint64_t value, site where, lane_mask* mask) {
+    work_item& w = self();
+    return w.eng->collective(w, kind, value, where, mask);
+}
+
+void spin_wait(site where) {
+    work_item& w = self();
+    w.eng->spin_wait(w, where);
+}
+
+void spin_done() { self().in_spin = false; }
+
+const char* to_string(collective_kind k) {
+    switch (k) {
+    case collective_kind::ballot: return "ballot";
+    case collective_kind::any: return "any";
+    case collective_kind::all: return "all";
+    case collective_kind::broadcast: return "broadcast";
+    case collective_kind::shuffle: return "shuffle";
+    case collective_kind::scan: return "exclusive_scan";
+    }
+    return "?";
+}
+
+} // namespace canopy::emu

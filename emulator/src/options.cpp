@@ -1,0 +1,68 @@
+#include "canopy/emulator/options.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "canopy/platform/error.hpp"
+
+namespace canopy::emu {
+
+const char* to_string(scheduler_kind k) {
+    return k == scheduler_kind::deterministic ? "deterministic" : "parallel";
+}
+
+scheduler_kind parse_scheduler(const std::string& s) {
+    if (s == "deterministic") {
+        return scheduler_kind::deterministic;
+    }
+    if (s == "parallel") {
+        return scheduler_kind::parallel;
+    }
+    throw canopy::error(fmt::format("unknown scheduler '{}' (use deterministic or parallel)", s));
+}
+
+namespace {
+
+unsigned long long env_number(const char* name, unsigned long long fallback) {
+    const char* v = std::getenv(name);
+    if (!v || !*v) {
+        return fallback;
+    }
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v, &end, 0);
+    if (*end != '\0') {
+        throw canopy::error(fmt::format("{}='{}' is not a number", name, v));
+    }
+    return n;
+}
+
+options from_environment() {
+    options o;
+    const char* dev = std::getenv("CANOPY_EMU_DEVICE");
+    o.device = preset(dev && *dev ? dev : "tiny");
+    if (const char* sg = std::getenv("CANOPY_EMU_SUBGROUP"); sg && *sg) {
+        o.device = with_subgroup_size(o.device, static_cast<unsigned>(env_number("CANOPY_EMU_SUBGROUP", 0)));
+    }
+    if (const char* s = std::getenv("CANOPY_EMU_SCHEDULER"); s && *s) {
+        o.scheduler = parse_scheduler(s);
+    }
+    o.seed = env_number("CANOPY_EMU_SEED", o.seed);
+    o.threads = static_cast<unsigned>(env_number("CANOPY_EMU_THREADS", o.threads));
+    o.stack_bytes = static_cast<std::size_t>(env_number("CANOPY_EMU_STACK_KIB", o.stack_bytes / 1024) * 1024);
+    return o;
+}
+
+} // namespace
+
+options& current_options() {
+    static options o = from_environment();
+    return o;
+}
+
+scoped_options::scoped_options(options o) : saved_(current_options()) { current_options() = std::move(o); }
+
+scoped_options::~scoped_options() { current_options() = saved_; }
+
+} // namespace canopy::emu

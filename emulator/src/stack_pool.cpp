@@ -1,0 +1,57 @@
+#include "canopy/emulator/stack_pool.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+
+#include "canopy/platform/error.hpp"
+
+namespace canopy::emu {
+
+stack_pool::stack_pool(std::size_t usable_bytes) : page_(static_cast<std::size_t>(::sysconf(_SC_PAGESIZE))) {
+    size_ = (usable_bytes + page_ - 1) / page_ * page_;
+    if (size_ < 4 * page_) {
+        size_ = 4 * page_;
+    }
+}
+
+stack_pool::~stack_pool() {
+    for (const auto& s : all_) {
+        ::munmap(static_cast<char*>(s.base) - page_, s.size + page_);
+    }
+}
+
+stack_memory stack_pool::acquire() {
+    std::lock_guard lock(mutex_);
+    if (!free_.empty()) {
+        stack_memory s = free_.back();
+        free_.pop_back();
+        return s;
+    }
+    // MAP_NORESERVE: thousands of fibers reserve address space; only touched pages cost memory.
+    void* p = ::mmap(nullptr, size_ + page_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                     -1, 0);
+    if (p == MAP_FAILED) {
+        throw canopy::error("emulator: cannot map a " + std::to_string(size_ / 1024) +
+                            " KiB fiber stack: " + std::strerror(errno) +
+                            " (use fewer work-items or a smaller CANOPY_EMU_STACK_KIB)");
+    }
+    // Stacks grow down: the guard page sits at the lowest address.
+    if (::mprotect(p, page_, PROT_NONE) != 0) {
+        ::munmap(p, size_ + page_);
+        throw canopy::error(std::string("emulator: cannot protect a stack guard page: ") + std::strerror(errno));
+    }
+    stack_memory s{static_cast<char*>(p) + page_, size_};
+    all_.push_back(s);
+    return s;
+}
+
+void stack_pool::release(stack_memory s) {
+    std::lock_guard lock(mutex_);
+    free_.push_back(s);
+}
+
+} // namespace canopy::emu

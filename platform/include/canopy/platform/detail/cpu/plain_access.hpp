@@ -1,0 +1,64 @@
+// Emulator: ld/st are scheduling points (deterministic scheduler) and go through the launch's memory
+// model, so that a missing synchronization shows up as a stale value. Without a model they are relaxed
+// atomic accesses: a GPU's plain access is not a C++ data race in the emulator's own terms (TSan stays
+// quiet about them), and relaxed is exactly as weak as the kernel may assume.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "canopy/emulator/memory_model.hpp"
+#include "canopy/emulator/work_item.hpp"
+
+namespace canopy {
+
+template <class T> T ld(const T* p) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    emu::work_item& w = emu::self();
+    if (w.yield_at_plain) {
+        emu::yield(w);
+    }
+    if constexpr (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {
+        if (w.model) {
+            const std::uint64_t b = w.model->plain_load(w, p, sizeof(T));
+            T v;
+            std::memcpy(&v, &b, sizeof(T));
+            return v;
+        }
+        if constexpr (std::is_arithmetic_v<T> || std::is_pointer_v<T>) {
+            return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);
+        } else {
+            return *p;
+        }
+    } else {
+        return *p; // larger objects: read field by field with ld() where the model should see them
+    }
+}
+
+template <class T> void st(T* p, T v) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    emu::work_item& w = emu::self();
+    if (w.yield_at_plain) {
+        emu::yield(w);
+    }
+    emu::note_progress(w);
+    if constexpr (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {
+        if (w.model) {
+            std::uint64_t b = 0;
+            std::memcpy(&b, &v, sizeof(T));
+            w.model->plain_store(w, p, sizeof(T), b);
+            return;
+        }
+        if constexpr (std::is_arithmetic_v<T> || std::is_pointer_v<T>) {
+            std::atomic_ref<T>(*p).store(v, std::memory_order_relaxed);
+        } else {
+            *p = v;
+        }
+    } else {
+        *p = v;
+    }
+}
+
+} // namespace canopy

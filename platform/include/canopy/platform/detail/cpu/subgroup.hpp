@@ -1,0 +1,95 @@
+// Emulator: every collective gathers one value per live lane (emulator::collective), then each lane
+// computes its own result from the snapshot, so one gather serves every operation and any Op.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "canopy/emulator/launch.hpp"
+#include "canopy/emulator/work_item.hpp"
+#include "canopy/platform/error.hpp"
+#include "canopy/platform/site.hpp"
+
+namespace canopy {
+namespace detail {
+template <class T> std::uint64_t to_bits(T v) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "collectives move values of at most 8 bytes");
+    std::uint64_t b = 0;
+    std::memcpy(&b, &v, sizeof(T));
+    return b;
+}
+template <class T> T from_bits(std::uint64_t b) {
+    T v;
+    std::memcpy(&v, &b, sizeof(T));
+    return v;
+}
+} // namespace detail
+
+inline lane_mask ballot(bool p, CANOPY_SITE_PARAM) {
+    lane_mask m = 0;
+    const std::uint64_t* v = emu::collective(emu::collective_kind::ballot, p ? 1 : 0, where, &m);
+    lane_mask r = 0;
+    for (unsigned l = 0; l < max_subgroup_size; ++l) {
+        if ((m >> l & 1) && v[l]) {
+            r |= lane_mask{1} << l;
+        }
+    }
+    return r;
+}
+
+inline bool any(bool p, CANOPY_SITE_PARAM) {
+    lane_mask m = 0;
+    const std::uint64_t* v = emu::collective(emu::collective_kind::any, p ? 1 : 0, where, &m);
+    for (unsigned l = 0; l < max_subgroup_size; ++l) {
+        if ((m >> l & 1) && v[l]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+inline bool all(bool p, CANOPY_SITE_PARAM) {
+    lane_mask m = 0;
+    const std::uint64_t* v = emu::collective(emu::collective_kind::all, p ? 1 : 0, where, &m);
+    for (unsigned l = 0; l < max_subgroup_size; ++l) {
+        if ((m >> l & 1) && !v[l]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+template <class T> T broadcast(T v, unsigned src, CANOPY_SITE_PARAM) {
+    lane_mask m = 0;
+    const std::uint64_t* s = emu::collective(emu::collective_kind::broadcast, detail::to_bits(v), where, &m);
+    if (src >= max_subgroup_size || !(m >> src & 1)) {
+        emu::device_assert_failed("broadcast source lane is live", "broadcast from a lane that has exited or does not exist",
+                                  where.file, where.line);
+    }
+    return detail::from_bits<T>(s[src]);
+}
+
+template <class T> T shuffle(T v, unsigned src, CANOPY_SITE_PARAM) {
+    lane_mask m = 0;
+    const std::uint64_t* s = emu::collective(emu::collective_kind::shuffle, detail::to_bits(v), where, &m);
+    if (src >= max_subgroup_size || !(m >> src & 1)) {
+        emu::device_assert_failed("shuffle source lane is live", "shuffle from a lane that has exited or does not exist",
+                                  where.file, where.line);
+    }
+    return detail::from_bits<T>(s[src]);
+}
+
+template <class T, class Op> T exclusive_scan(T v, T init, Op op, CANOPY_SITE_PARAM) {
+    lane_mask m = 0;
+    const std::uint64_t* s = emu::collective(emu::collective_kind::scan, detail::to_bits(v), where, &m);
+    const unsigned me = emu::self().lane;
+    T acc = init;
+    for (unsigned l = 0; l < me; ++l) {
+        if (m >> l & 1) {
+            acc = op(acc, detail::from_bits<T>(s[l]));
+        }
+    }
+    return acc;
+}
+} // namespace canopy

@@ -1,0 +1,36 @@
+// canopy/platform/error.hpp — host errors (canopy::error, CANOPY_CHECK) and device assertions.
+//
+// CANOPY_CHECK(api_call) turns a failed backend API call into canopy::error carrying file:line, the
+// expression and the API's own message. CANOPY_DEVICE_ASSERT(cond, msg) stops the kernel with the
+// failing work-group and work-item ids: the emulator reports them and the launch throws
+// canopy::device_error on the host; GPU backends print them and trap.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "canopy/platform/config.hpp"
+
+namespace canopy {
+
+/// A host-side failure: a backend API call, a bad configuration, an impossible request.
+class error : public std::runtime_error {
+  public:
+    using std::runtime_error::runtime_error;
+};
+
+/// A kernel failed: a device assertion, a divergent barrier, a deadlock, a fault.
+class device_error : public error {
+  public:
+    using error::error;
+};
+
+} // namespace canopy
+
+#if defined(CANOPY_BACKEND_CPU)
+#    include "canopy/platform/detail/cpu/error.hpp"
+#elif defined(CANOPY_BACKEND_HIP)
+#    include "canopy/platform/detail/hip/error.hpp"
+#else
+#    include "canopy/platform/detail/cuda/error.hpp"
+#endif

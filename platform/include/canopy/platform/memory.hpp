@@ -1,0 +1,89 @@
+// canopy/platform/memory.hpp — device buffers and host<->device copies.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "canopy/platform/config.hpp"
+#include "canopy/platform/error.hpp"
+#include "canopy/platform/stream.hpp"
+
+#if defined(CANOPY_BACKEND_CPU)
+#    include "canopy/platform/detail/cpu/memory.hpp"
+#elif defined(CANOPY_BACKEND_HIP)
+#    include "canopy/platform/detail/hip/memory.hpp"
+#else
+#    include "canopy/platform/detail/cuda/memory.hpp"
+#endif
+// The backend header provides, in canopy::detail (all throw canopy::error on failure):
+//   void* device_alloc(std::size_t bytes);   void device_free(void* p) noexcept;
+//   void copy_to_device(void* dst, const void* src, std::size_t bytes);   (synchronous)
+//   void copy_to_host(void* dst, const void* src, std::size_t bytes);     (synchronous)
+//   void fill_bytes(void* dst, int byte, std::size_t bytes);
+
+namespace canopy {
+
+/// An owning array in device memory. Synchronous copies: simple and what the host API needs.
+template <class T> class device_buffer {
+    static_assert(std::is_trivially_copyable_v<T>, "device memory holds trivially copyable types");
+
+  public:
+    device_buffer() = default;
+    explicit device_buffer(std::size_t n) : n_(n) {
+        p_ = n ? static_cast<T*>(detail::device_alloc(n * sizeof(T))) : nullptr;
+    }
+    explicit device_buffer(const std::vector<T>& host) : device_buffer(host.size()) { upload(host); }
+    device_buffer(device_buffer&& o) noexcept : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
+    device_buffer& operator=(device_buffer&& o) noexcept {
+        if (this != &o) {
+            reset();
+            p_ = std::exchange(o.p_, nullptr);
+            n_ = std::exchange(o.n_, 0);
+        }
+        return *this;
+    }
+    device_buffer(const device_buffer&) = delete;
+    device_buffer& operator=(const device_buffer&) = delete;
+    ~device_buffer() { reset(); }
+
+    T* data() const { return p_; }
+    std::size_t size() const { return n_; }
+
+    void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
+    void upload(const T* host, std::size_t n) {
+        check_size(n);
+        detail::copy_to_device(p_, host, n * sizeof(T));
+    }
+    void download(T* host, std::size_t n) const {
+        check_size(n);
+        detail::copy_to_host(host, p_, n * sizeof(T));
+    }
+    std::vector<T> to_vector() const {
+        std::vector<T> v(n_);
+        download(v.data(), n_);
+        return v;
+    }
+    void fill_zero() { detail::fill_bytes(p_, 0, n_ * sizeof(T)); }
+
+  private:
+    void check_size(std::size_t n) const {
+        if (n > n_) {
+            throw error("device_buffer: copy of " + std::to_string(n) + " elements into a buffer of " +
+                        std::to_string(n_));
+        }
+    }
+    void reset() noexcept {
+        if (p_) {
+            detail::device_free(p_);
+        }
+        p_ = nullptr;
+        n_ = 0;
+    }
+    T* p_ = nullptr;
+    std::size_t n_ = 0;
+};
+
+} // namespace canopy
