@@ -202,7 +202,7 @@ void engine::run() {
     }
     rng_.seed(opt_.seed);
 
-    if (nworkers == 1) {
+    if (opt_.scheduler == scheduler_kind::deterministic) {
         worker_loop(*workers_[0]);
     } else {
         std::vector<std::thread> threads;
@@ -533,8 +533,8 @@ void engine::finish_work_item(worker_state& w, fiber_record& f) {
 
 void engine::abort_fibers(worker_state& w) {
     // Unwind every started, unfinished work-item through our own (sanitizer-annotated) switch: it
-    // resumes, sees aborting_, throws kernel_abort from its yield point and returns.
-    aborting_.store(true, std::memory_order_relaxed);
+    // resumes, sees aborting_ (set by fail(), the only way a worker leaves live work-groups behind),
+    // throws kernel_abort from its yield point and returns.
     for (auto& b : w.blocks) {
         if (!b) {
             continue;

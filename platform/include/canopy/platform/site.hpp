@@ -7,16 +7,27 @@
 
 #include "canopy/platform/config.hpp"
 
+#if defined(CANOPY_BACKEND_CPU)
+#    include <source_location>
+#endif
+
 namespace canopy {
 
 struct site {
     const char* file = "?";
     unsigned line = 0;
+#if defined(CANOPY_BACKEND_CPU)
+    site() = default;
+    site(const char* f, unsigned l) : file(f), line(l) {}
+    // NOLINTNEXTLINE(google-explicit-constructor): call sites convert implicitly
+    site(const std::source_location& l) : file(l.file_name()), line(l.line()) {}
+#endif
 };
 
 } // namespace canopy
 
 #if defined(CANOPY_BACKEND_CPU)
-/// A default argument that captures the caller's file and line (gcc and clang both provide these).
-#    define CANOPY_SITE_PARAM ::canopy::site where = ::canopy::site{__builtin_FILE(), __builtin_LINE()}
+/// A default argument that captures the caller's file and line. std::source_location::current() must
+/// be the default argument itself: wrapped in another expression, gcc reports the declaration's line.
+#    define CANOPY_SITE_PARAM ::std::source_location where = ::std::source_location::current()
 #endif

@@ -65,7 +65,7 @@ template <class T> T broadcast(T v, unsigned src, CANOPY_SITE_PARAM) {
     const std::uint64_t* s = emu::collective(emu::collective_kind::broadcast, detail::to_bits(v), where, &m);
     if (src >= max_subgroup_size || !(m >> src & 1)) {
         emu::device_assert_failed("broadcast source lane is live", "broadcast from a lane that has exited or does not exist",
-                                  where.file, where.line);
+                                  where.file_name(), where.line());
     }
     return detail::from_bits<T>(s[src]);
 }
@@ -75,7 +75,7 @@ template <class T> T shuffle(T v, unsigned src, CANOPY_SITE_PARAM) {
     const std::uint64_t* s = emu::collective(emu::collective_kind::shuffle, detail::to_bits(v), where, &m);
     if (src >= max_subgroup_size || !(m >> src & 1)) {
         emu::device_assert_failed("shuffle source lane is live", "shuffle from a lane that has exited or does not exist",
-                                  where.file, where.line);
+                                  where.file_name(), where.line());
     }
     return detail::from_bits<T>(s[src]);
 }

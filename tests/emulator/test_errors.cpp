@@ -1,0 +1,116 @@
+// Failures are reported with ids and seeds, never hung or silently lost.
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include "../common/emu_test.hpp"
+#include "canopy/platform/platform.hpp"
+
+namespace {
+
+TEST(Errors, DeviceAssertionNamesTheWorkItem) {
+    canopy::emu::scoped_options o(canopy::test::emu_options("tiny", 0, canopy::emu::scheduler_kind::deterministic, 42));
+    try {
+        canopy::launch({.grid = 3, .block = 64}, [=] {
+            CANOPY_DEVICE_ASSERT(!(canopy::block_id() == 2 && canopy::thread_id() == 17), "no work-item 2/17");
+        });
+        FAIL() << "the assertion did not fire";
+    } catch (const canopy::device_error& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("device assertion failed: block 2 work-item 17 (lane 17 of sub-group 0)"), std::string::npos)
+            << m;
+        EXPECT_NE(m.find("no work-item 2/17"), std::string::npos) << m;
+        EXPECT_NE(m.find("CANOPY_EMU_SEED=42"), std::string::npos) << m;
+    }
+}
+
+TEST(Errors, AnExceptionInAKernelFailsTheLaunch) {
+    canopy::emu::scoped_options o(canopy::test::emu_options());
+    try {
+        canopy::launch({.grid = 1, .block = 32}, [=] {
+            if (canopy::thread_id() == 5) {
+                throw std::runtime_error("boom");
+            }
+            canopy::spin_until([] { return false; }); // the others would wait forever: they are unwound
+        });
+        FAIL();
+    } catch (const canopy::device_error& e) {
+        EXPECT_NE(std::string(e.what()).find("block 0 work-item 5: kernel threw: boom"), std::string::npos) << e.what();
+    }
+}
+
+TEST(Errors, ImpossibleLaunchesAreRejectedUpFront) {
+    canopy::emu::scoped_options o(canopy::test::emu_options("tiny"));
+    auto k = [] {};
+    try {
+        canopy::launch({.grid = 1, .block = 512}, k);
+        FAIL();
+    } catch (const canopy::device_error&) {
+        FAIL() << "a configuration error is not a kernel failure";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find("exceeds the maximum 256"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(canopy::launch({.grid = 0, .block = 32}, k), canopy::error);
+    EXPECT_THROW(canopy::launch({.grid = 1, .block = 32, .shared_bytes = 1 << 20}, k), canopy::error);
+}
+
+TEST(Errors, SharedMemoryIsPerWorkGroupAndUninitialized) {
+    canopy::emu::scoped_options o(canopy::test::emu_options("tiny"));
+    canopy::device_buffer<unsigned> out(4 * 2);
+    unsigned* p = out.data();
+    canopy::launch({.grid = 4, .block = 32, .shared_bytes = 64}, [=] {
+        CANOPY_SHARED(unsigned, first);
+        unsigned* dyn = canopy::dynamic_shared<unsigned>();
+        if (canopy::thread_id() == 0) {
+            p[canopy::block_id() * 2 + 1] = first; // before any write: the poison pattern
+            first = canopy::block_id() + 100;
+            dyn[3] = canopy::block_id();
+        }
+        canopy::block_barrier();
+        if (canopy::thread_id() == 31) {
+            p[canopy::block_id() * 2] = first * 1000 + dyn[3];
+        }
+    });
+    const auto h = out.to_vector();
+    for (unsigned b = 0; b < 4; ++b) {
+        EXPECT_EQ(h[b * 2], (b + 100) * 1000 + b);
+        EXPECT_EQ(h[b * 2 + 1], 0xCDCDCDCDu);
+    }
+}
+
+TEST(Errors, TooMuchSharedMemoryIsReported) {
+    canopy::emu::scoped_options o(canopy::test::emu_options("tiny"));
+    try {
+        canopy::launch({.grid = 1, .block = 32}, [=] {
+            CANOPY_SHARED(unsigned char[64 * 1024], big);
+            big[canopy::thread_id()] = 1;
+        });
+        FAIL();
+    } catch (const canopy::device_error& e) {
+        EXPECT_NE(std::string(e.what()).find("block-shared memory of 65536 bytes exceeds"), std::string::npos)
+            << e.what();
+    }
+}
+
+#if !defined(CANOPY_ASAN) && !defined(CANOPY_TSAN)
+int deep(int n) {
+    volatile char pad[1024];
+    pad[0] = static_cast<char>(n);
+    return n == 0 ? pad[0] : deep(n - 1) + pad[0];
+}
+
+TEST(ErrorsDeathTest, StackOverflowHitsTheGuardPage) {
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+    EXPECT_DEATH(
+        {
+            auto o = canopy::test::emu_options("tiny");
+            o.stack_bytes = 16 * 1024;
+            canopy::emu::scoped_options s(o);
+            canopy::launch({.grid = 1, .block = 1}, [=] { (void)deep(1000); });
+        },
+        "");
+}
+#endif
+
+} // namespace
