@@ -15,8 +15,8 @@ unsigned spin_line = 0; // the line of the spin_until in sorensen_figure1, for t
 void sorensen_figure1() {
     canopy::device_buffer<unsigned> flag(1);
     flag.fill_zero();
-    unsigned* f = flag.data();
-    unsigned* line = &spin_line;
+    unsigned *f = flag.data();
+    unsigned *line = &spin_line;
     canopy::launch({.grid = 2, .block = 32}, [=] {
         canopy::atomic_ref<unsigned, canopy::scope::device> r(*f);
         if (canopy::block_id() == 0) { // block A
@@ -49,12 +49,13 @@ void expect_figure1_deadlock(canopy::emu::scheduler_kind k) {
     try {
         sorensen_figure1();
         FAIL() << "block A finished although block B could never become resident";
-    } catch (const canopy::device_error& e) {
+    } catch (const canopy::device_error &e) {
         const std::string m = e.what();
         EXPECT_NE(m.find("deadlock"), std::string::npos) << m;
-        EXPECT_NE(m.find("block 0 (CU 0) work-item 0: spin_until at tests/emulator/test_forward_progress.cpp:" +
-                         std::to_string(spin_line)),
-                  std::string::npos)
+        EXPECT_NE(
+            m.find("block 0 (CU 0) work-item 0: spin_until at tests/emulator/test_forward_progress.cpp:" +
+                   std::to_string(spin_line)),
+            std::string::npos)
             << m;
         EXPECT_NE(m.find("work-groups 1-1 not resident"), std::string::npos) << m;
     }
@@ -73,7 +74,7 @@ TEST(ForwardProgress, ResidencyNeverExceedsTheDevice) {
     canopy::test::for_seeds(canopy::test::emu_options("tiny"), 6, [&] {
         canopy::device_buffer<unsigned> c(2);
         c.fill_zero();
-        unsigned* p = c.data();
+        unsigned *p = c.data();
         canopy::launch({.grid = 24, .block = 64}, [=] {
             canopy::atomic_ref<unsigned> now(p[0]), most(p[1]);
             if (canopy::thread_id() == 0) {
@@ -106,7 +107,8 @@ void all_to_all(canopy::emu::scheduler_kind k, unsigned seeds) {
         canopy::launch({.grid = groups, .block = block}, [=] {
             const unsigned b = canopy::block_id(), t = canopy::thread_id();
             canopy::st(&pd[b * block + t], 1000 * b + t + 1);
-            canopy::atomic_ref<unsigned, canopy::scope::device>(pf[b * block + t]).store(1, std::memory_order_release);
+            canopy::atomic_ref<unsigned, canopy::scope::device>(pf[b * block + t])
+                .store(1, std::memory_order_release);
             for (unsigned c = 0; c < groups; ++c) {
                 canopy::atomic_ref<unsigned, canopy::scope::device> r(pf[c * block + t]);
                 canopy::spin_until([&] { return r.load(std::memory_order_acquire) == 1; });
@@ -119,7 +121,9 @@ void all_to_all(canopy::emu::scheduler_kind k, unsigned seeds) {
     });
 }
 
-TEST(ForwardProgress, AllToAllFlagsDeterministic) { all_to_all(canopy::emu::scheduler_kind::deterministic, 2); }
+TEST(ForwardProgress, AllToAllFlagsDeterministic) {
+    all_to_all(canopy::emu::scheduler_kind::deterministic, 2);
+}
 TEST(ForwardProgress, AllToAllFlagsParallel) { all_to_all(canopy::emu::scheduler_kind::parallel, 3); }
 
 } // namespace

@@ -15,7 +15,8 @@ struct result {
 
 // The order in which work-items win a ticket is a visible trace of the interleaving.
 result run_once(std::uint64_t seed) {
-    canopy::emu::scoped_options o(canopy::test::emu_options("tiny", 0, canopy::emu::scheduler_kind::deterministic, seed));
+    canopy::emu::scoped_options o(
+        canopy::test::emu_options("tiny", 0, canopy::emu::scheduler_kind::deterministic, seed));
     canopy::device_buffer<unsigned> ticket(1), order(128);
     ticket.fill_zero();
     unsigned *pt = ticket.data(), *po = order.data();
@@ -48,7 +49,7 @@ TEST(Replay, DifferentSeedsDifferentInterleavings) {
 
 TEST(Replay, ReportDescribesTheLaunch) {
     run_once(3);
-    const auto& r = canopy::emu::last_report();
+    const auto &r = canopy::emu::last_report();
     EXPECT_EQ(r.seed, 3u);
     EXPECT_EQ(r.grid, 2u);
     EXPECT_EQ(r.block, 64u);

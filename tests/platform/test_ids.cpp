@@ -16,16 +16,16 @@ struct ids {
 void check_ids(unsigned subgroup, unsigned grid, unsigned block) {
     canopy::test::for_seeds(canopy::test::emu_options("hrf8", subgroup), 3, [&] {
         canopy::device_buffer<ids> out(grid * block);
-        ids* p = out.data();
+        ids *p = out.data();
         canopy::launch({.grid = grid, .block = block}, [=] {
-            ids v{canopy::thread_id(), canopy::block_id(), canopy::block_dim(), canopy::grid_dim(),
-                  canopy::lane_id(), canopy::subgroup_id(), canopy::subgroup_size(), canopy::global_id(),
-                  canopy::subgroups_per_block()};
+            ids v{canopy::thread_id(),     canopy::block_id(),  canopy::block_dim(),
+                  canopy::grid_dim(),      canopy::lane_id(),   canopy::subgroup_id(),
+                  canopy::subgroup_size(), canopy::global_id(), canopy::subgroups_per_block()};
             p[canopy::global_id()] = v;
         });
         const auto h = out.to_vector();
         for (unsigned g = 0; g < grid * block; ++g) {
-            const ids& v = h[g];
+            const ids &v = h[g];
             ASSERT_EQ(v.global, g);
             ASSERT_EQ(v.thread, g % block);
             ASSERT_EQ(v.block, g / block);
@@ -59,8 +59,6 @@ TEST(Ids, DeviceInfoDescribesTheVirtualDevice) {
     EXPECT_EQ(canopy::max_resident_blocks<int>(2048), 0u);
 }
 
-TEST(Ids, KernelApiOutsideAKernelIsAnError) {
-    EXPECT_THROW((void)canopy::thread_id(), canopy::error);
-}
+TEST(Ids, KernelApiOutsideAKernelIsAnError) { EXPECT_THROW((void)canopy::thread_id(), canopy::error); }
 
 } // namespace

@@ -19,16 +19,16 @@ enum class scheduler_kind {
     parallel,      // several OS threads; real atomics; for throughput
 };
 
-const char* to_string(scheduler_kind k);
+const char *to_string(scheduler_kind k);
 /// Parses "deterministic" / "parallel"; throws canopy::error naming the valid values otherwise.
-scheduler_kind parse_scheduler(const std::string& s);
+scheduler_kind parse_scheduler(const std::string &s);
 
 struct options {
-    virtual_device device;                          // default: preset "tiny"
+    virtual_device device; // default: preset "tiny"
     scheduler_kind scheduler = scheduler_kind::deterministic;
-    std::uint64_t seed = 1;                         // deterministic scheduler's seed
-    unsigned threads = 0;                           // parallel scheduler's OS threads (0: hardware)
-    std::size_t stack_bytes = 64 * 1024;            // per work-item fiber stack, plus a guard page
+    std::uint64_t seed = 1;              // deterministic scheduler's seed
+    unsigned threads = 0;                // parallel scheduler's OS threads (0: hardware)
+    std::size_t stack_bytes = 64 * 1024; // per work-item fiber stack, plus a guard page
     // Deterministic watchdog: a deadlock is declared after this many consecutive scheduling steps in
     // which only spinning work-items ran and no memory changed (0: 10,000 + 64 per work-item).
     std::uint64_t watchdog_steps = 0;
@@ -40,15 +40,15 @@ struct options {
 };
 
 /// The options the next launch uses (initialized from the environment on first use).
-options& current_options();
+options &current_options();
 
 /// Sets the options for the lifetime of this object and restores the previous ones afterwards.
 class scoped_options {
   public:
     explicit scoped_options(options o);
     ~scoped_options();
-    scoped_options(const scoped_options&) = delete;
-    scoped_options& operator=(const scoped_options&) = delete;
+    scoped_options(const scoped_options &) = delete;
+    scoped_options &operator=(const scoped_options &) = delete;
 
   private:
     options saved_;

@@ -12,16 +12,16 @@
 namespace canopy::emu {
 
 struct stack_memory {
-    void* base = nullptr;    // lowest address of the usable stack (just above the guard page)
-    std::size_t size = 0;    // usable bytes
+    void *base = nullptr; // lowest address of the usable stack (just above the guard page)
+    std::size_t size = 0; // usable bytes
 };
 
 class stack_pool {
   public:
     explicit stack_pool(std::size_t usable_bytes);
     ~stack_pool();
-    stack_pool(const stack_pool&) = delete;
-    stack_pool& operator=(const stack_pool&) = delete;
+    stack_pool(const stack_pool &) = delete;
+    stack_pool &operator=(const stack_pool &) = delete;
 
     stack_memory acquire();
     void release(stack_memory s);

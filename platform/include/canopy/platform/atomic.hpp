@@ -26,7 +26,7 @@ enum class rmw_op : unsigned char { add, sub, and_, or_, xor_, min, max };
 
 /// The failure order a single-order compare_exchange uses (as std::atomic does).
 constexpr std::memory_order cas_failure_order(std::memory_order o) {
-    return o == std::memory_order_acq_rel ? std::memory_order_acquire
+    return o == std::memory_order_acq_rel   ? std::memory_order_acquire
            : o == std::memory_order_release ? std::memory_order_relaxed
                                             : o;
 }
@@ -59,7 +59,7 @@ template <class T, scope S = scope::device> class atomic_ref {
     static constexpr scope scope_value = S;
     static constexpr std::size_t required_alignment = sizeof(T);
 
-    CANOPY_HOST_DEVICE explicit atomic_ref(T& obj) : p_(&obj) {}
+    CANOPY_HOST_DEVICE explicit atomic_ref(T &obj) : p_(&obj) {}
 
     CANOPY_DEVICE T load(std::memory_order o = std::memory_order_seq_cst) const {
         return detail::atomic_load<S>(p_, o);
@@ -70,28 +70,28 @@ template <class T, scope S = scope::device> class atomic_ref {
     CANOPY_DEVICE T exchange(T v, std::memory_order o = std::memory_order_seq_cst) const {
         return detail::atomic_exchange<S>(p_, v, o);
     }
-    CANOPY_DEVICE bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
+    CANOPY_DEVICE bool compare_exchange_strong(T &expected, T desired, std::memory_order success,
                                                std::memory_order failure) const {
         return detail::atomic_cas<S>(p_, expected, desired, success, failure);
     }
-    CANOPY_DEVICE bool compare_exchange_strong(T& expected, T desired,
+    CANOPY_DEVICE bool compare_exchange_strong(T &expected, T desired,
                                                std::memory_order o = std::memory_order_seq_cst) const {
         return detail::atomic_cas<S>(p_, expected, desired, o, detail::cas_failure_order(o));
     }
     // No backend here fails spuriously in a way callers could exploit, so weak is strong.
-    CANOPY_DEVICE bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
+    CANOPY_DEVICE bool compare_exchange_weak(T &expected, T desired, std::memory_order success,
                                              std::memory_order failure) const {
         return compare_exchange_strong(expected, desired, success, failure);
     }
-    CANOPY_DEVICE bool compare_exchange_weak(T& expected, T desired,
+    CANOPY_DEVICE bool compare_exchange_weak(T &expected, T desired,
                                              std::memory_order o = std::memory_order_seq_cst) const {
         return compare_exchange_strong(expected, desired, o);
     }
 
-#define CANOPY_ATOMIC_FETCH(name, op)                                                              \
-    CANOPY_DEVICE T name(T v, std::memory_order o = std::memory_order_seq_cst) const {             \
-        static_assert(std::is_integral_v<T>, #name " needs an integral type");                     \
-        return detail::atomic_fetch<S, detail::rmw_op::op>(p_, v, o);                              \
+#define CANOPY_ATOMIC_FETCH(name, op)                                                                        \
+    CANOPY_DEVICE T name(T v, std::memory_order o = std::memory_order_seq_cst) const {                       \
+        static_assert(std::is_integral_v<T>, #name " needs an integral type");                               \
+        return detail::atomic_fetch<S, detail::rmw_op::op>(p_, v, o);                                        \
     }
     CANOPY_ATOMIC_FETCH(fetch_add, add)
     CANOPY_ATOMIC_FETCH(fetch_sub, sub)
@@ -103,7 +103,7 @@ template <class T, scope S = scope::device> class atomic_ref {
 #undef CANOPY_ATOMIC_FETCH
 
   private:
-    T* p_;
+    T *p_;
 };
 
 /// A fence at scope S: orders this work-item's accesses for every work-item within S.

@@ -7,7 +7,8 @@
 #pragma once
 
 #if (defined(CANOPY_BACKEND_CPU) + defined(CANOPY_BACKEND_HIP) + defined(CANOPY_BACKEND_CUDA)) != 1
-#    error "define exactly one of CANOPY_BACKEND_CPU, CANOPY_BACKEND_HIP, CANOPY_BACKEND_CUDA (CMake's CANOPY_BACKEND does this)"
+#    error                                                                                                   \
+        "define exactly one of CANOPY_BACKEND_CPU, CANOPY_BACKEND_HIP, CANOPY_BACKEND_CUDA (CMake's CANOPY_BACKEND does this)"
 #endif
 
 #if defined(CANOPY_BACKEND_CUDA) && !defined(__CUDACC__)

@@ -17,15 +17,13 @@ enum class scope : unsigned char {
 };
 
 /// Tag types, so that overloads and template code can select on scope at compile time.
-template <scope S> struct scope_tag {
-    static constexpr scope value = S;
-};
+template <scope S> struct scope_tag { static constexpr scope value = S; };
 using subgroup_scope = scope_tag<scope::subgroup>;
 using workgroup_scope = scope_tag<scope::workgroup>;
 using device_scope = scope_tag<scope::device>;
 using system_scope = scope_tag<scope::system>;
 
-constexpr const char* to_string(scope s) {
+constexpr const char *to_string(scope s) {
     switch (s) {
     case scope::subgroup: return "subgroup";
     case scope::workgroup: return "workgroup";

@@ -24,9 +24,9 @@ template <class T> T atomic_value(std::uint64_t b) {
     std::memcpy(&v, &b, sizeof(T));
     return v;
 }
-template <scope S, class T> emu::mm_access atomic_access(const T* p, std::memory_order o) {
+template <scope S, class T> emu::mm_access atomic_access(const T *p, std::memory_order o) {
     emu::mm_access a;
-    a.address = const_cast<T*>(p);
+    a.address = const_cast<T *>(p);
     a.size = sizeof(T);
     a.scope = S;
     a.order = o;
@@ -36,29 +36,29 @@ template <scope S, class T> emu::mm_access atomic_access(const T* p, std::memory
 // std::atomic_ref rejects some orders on some operations (a release load, an acquire store); GPU
 // memory models treat them as the nearest valid order, and so do we.
 constexpr std::memory_order load_order(std::memory_order o) {
-    return o == std::memory_order_release ? std::memory_order_relaxed
+    return o == std::memory_order_release   ? std::memory_order_relaxed
            : o == std::memory_order_acq_rel ? std::memory_order_acquire
                                             : o;
 }
 constexpr std::memory_order store_order(std::memory_order o) {
     return (o == std::memory_order_acquire || o == std::memory_order_consume) ? std::memory_order_relaxed
-           : o == std::memory_order_acq_rel ? std::memory_order_release
-                                            : o;
+           : o == std::memory_order_acq_rel                                   ? std::memory_order_release
+                                                                              : o;
 }
 
-template <scope S, class T> T atomic_load(const T* p, std::memory_order o) {
-    emu::work_item& w = emu::self();
+template <scope S, class T> T atomic_load(const T *p, std::memory_order o) {
+    emu::work_item &w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
     if (w.model) {
         return atomic_value<T>(w.model->load(w, atomic_access<S>(p, o)));
     }
-    return std::atomic_ref<T>(*const_cast<T*>(p)).load(load_order(o));
+    return std::atomic_ref<T>(*const_cast<T *>(p)).load(load_order(o));
 }
 
-template <scope S, class T> void atomic_store(T* p, T v, std::memory_order o) {
-    emu::work_item& w = emu::self();
+template <scope S, class T> void atomic_store(T *p, T v, std::memory_order o) {
+    emu::work_item &w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
@@ -70,14 +70,15 @@ template <scope S, class T> void atomic_store(T* p, T v, std::memory_order o) {
     std::atomic_ref<T>(*p).store(v, store_order(o));
 }
 
-template <scope S, class T> T atomic_exchange(T* p, T v, std::memory_order o) {
-    emu::work_item& w = emu::self();
+template <scope S, class T> T atomic_exchange(T *p, T v, std::memory_order o) {
+    emu::work_item &w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
     T old;
     if (w.model) {
-        old = atomic_value<T>(w.model->rmw(w, atomic_access<S>(p, o), emu::mm_rmw::exchange, atomic_bits(v), 0, nullptr));
+        old = atomic_value<T>(
+            w.model->rmw(w, atomic_access<S>(p, o), emu::mm_rmw::exchange, atomic_bits(v), 0, nullptr));
     } else {
         old = std::atomic_ref<T>(*p).exchange(v, o);
     }
@@ -90,8 +91,8 @@ template <scope S, class T> T atomic_exchange(T* p, T v, std::memory_order o) {
 }
 
 template <scope S, class T>
-bool atomic_cas(T* p, T& expected, T desired, std::memory_order success, std::memory_order failure) {
-    emu::work_item& w = emu::self();
+bool atomic_cas(T *p, T &expected, T desired, std::memory_order success, std::memory_order failure) {
+    emu::work_item &w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
@@ -99,7 +100,8 @@ bool atomic_cas(T* p, T& expected, T desired, std::memory_order success, std::me
     if (w.model) {
         auto a = atomic_access<S>(p, success);
         a.failure_order = failure;
-        const std::uint64_t old = w.model->rmw(w, a, emu::mm_rmw::cas, atomic_bits(expected), atomic_bits(desired), &ok);
+        const std::uint64_t old =
+            w.model->rmw(w, a, emu::mm_rmw::cas, atomic_bits(expected), atomic_bits(desired), &ok);
         if (!ok) {
             expected = atomic_value<T>(old);
         }
@@ -139,8 +141,8 @@ constexpr emu::mm_rmw to_mm(rmw_op op) {
     return emu::mm_rmw::add;
 }
 
-template <scope S, rmw_op Op, class T> T atomic_fetch(T* p, T v, std::memory_order o) {
-    emu::work_item& w = emu::self();
+template <scope S, rmw_op Op, class T> T atomic_fetch(T *p, T v, std::memory_order o) {
+    emu::work_item &w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
@@ -170,7 +172,7 @@ template <scope S, rmw_op Op, class T> T atomic_fetch(T* p, T v, std::memory_ord
 }
 
 template <scope S> void fence(std::memory_order o) {
-    emu::work_item& w = emu::self();
+    emu::work_item &w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }

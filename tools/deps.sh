@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what canopy needs from Debian 12's packages (only what is missing). With --gpu, also the
+# AMD toolchain (hipcc, rocPRIM) that the hip preset builds with; nvcc comes with the CUDA toolkit.
+set -euo pipefail
+pkgs=(cmake ninja-build g++ clang-format libfmt-dev libgtest-dev libboost-context-dev libcli11-dev
+      nlohmann-json3-dev)
+if [[ "${1:-}" == "--gpu" ]]; then
+  pkgs+=(hipcc libamdhip64-dev librocprim-dev rocm-device-libs)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -ne 0 ]] && sudo="sudo"
+  echo "tools/deps.sh: installing ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
