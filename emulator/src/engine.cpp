@@ -39,7 +39,7 @@ namespace ctx = boost::context;
 
 namespace canopy::emu {
 
-thread_local work_item *current = nullptr;
+thread_local work_item* current = nullptr;
 
 namespace {
 
@@ -50,23 +50,23 @@ struct kernel_abort {};
 
 /// Stack allocator handing boost::context our pooled, guard-paged stacks.
 struct pooled_stack {
-    stack_pool *pool;
+    stack_pool* pool;
     stack_memory mem;
     ctx::stack_context allocate() {
         ctx::stack_context sc;
         sc.size = mem.size;
-        sc.sp = static_cast<char *>(mem.base) + mem.size; // stacks grow down from the top
+        sc.sp = static_cast<char*>(mem.base) + mem.size; // stacks grow down from the top
         return sc;
     }
-    void deallocate(ctx::stack_context &) noexcept { pool->release(mem); }
+    void deallocate(ctx::stack_context&) noexcept { pool->release(mem); }
 };
 
-std::string format_site(const site &s) {
-    const char *f = s.file;
+std::string format_site(const site& s) {
+    const char* f = s.file;
     // Report paths relative to the source tree: long absolute paths drown the report.
-    if (const char *p = std::strstr(f, "/tests/")) {
+    if (const char* p = std::strstr(f, "/tests/")) {
         f = p + 1;
-    } else if (const char *q = std::strrchr(f, '/')) {
+    } else if (const char* q = std::strrchr(f, '/')) {
         f = q + 1;
     }
     return fmt::format("{}:{}", f, s.line);
@@ -79,13 +79,13 @@ struct fiber_record {
     ctx::fiber fib;   // the work-item's own context, while it is suspended
     ctx::fiber sched; // the scheduler's context, while the work-item runs
     bool started = false;
-    worker_state *worker = nullptr;
+    worker_state* worker = nullptr;
 #if defined(CANOPY_ASAN)
-    void *asan_fake = nullptr;
+    void* asan_fake = nullptr;
     stack_memory stack;
 #endif
 #if defined(CANOPY_TSAN)
-    void *tsan_fiber = nullptr;
+    void* tsan_fiber = nullptr;
 #endif
 };
 
@@ -111,7 +111,7 @@ struct block_state {
     site bar_site;
     // block-shared memory: one allocation per CANOPY_SHARED declaration, plus the dynamic part
     struct shared_alloc {
-        const void *key;
+        const void* key;
         std::unique_ptr<std::byte[]> mem;
     };
     std::vector<shared_alloc> shared;
@@ -124,7 +124,7 @@ struct worker_state {
     std::vector<unsigned> slots;                      // slots this worker runs
     std::vector<std::unique_ptr<block_state>> blocks; // indexed like slots; null when empty
     std::vector<bool> slot_finished;
-    std::vector<fiber_record *> runnable;
+    std::vector<fiber_record*> runnable;
     std::size_t cursor = 0;     // round-robin position (parallel)
     std::uint64_t progress = 0; // memory changes made by this worker's work-items
     std::atomic<std::uint64_t> published_progress{0};
@@ -132,21 +132,21 @@ struct worker_state {
     std::atomic<bool> active{true};
     std::uint64_t steps = 0;
 #if defined(CANOPY_ASAN)
-    const void *main_stack_bottom = nullptr;
+    const void* main_stack_bottom = nullptr;
     std::size_t main_stack_size = 0;
 #endif
 #if defined(CANOPY_TSAN)
-    void *tsan_main = nullptr;
+    void* tsan_main = nullptr;
 #endif
 };
 
 // ------------------------------------------------------------------------------------------------
 
-engine::engine(const options &opt, unsigned grid, unsigned block, std::size_t dynamic_shared_bytes,
-               kernel_entry entry, const void *kernel, memory_model *model)
+engine::engine(const options& opt, unsigned grid, unsigned block, std::size_t dynamic_shared_bytes,
+               kernel_entry entry, const void* kernel, memory_model* model)
     : opt_(opt), grid_(grid), block_(block), dynamic_shared_(dynamic_shared_bytes), entry_(entry),
       kernel_(kernel), model_(model) {
-    const auto &d = opt_.device;
+    const auto& d = opt_.device;
     if (grid == 0 || block == 0) {
         throw canopy::error(fmt::format("emulator: a launch needs at least one work-group of one work-item "
                                         "(got grid {} x block {})",
@@ -197,7 +197,7 @@ void engine::run() {
     }
     const unsigned used_slots = std::min(slots_, grid_);
     for (unsigned s = 0; s < used_slots; ++s) {
-        auto &w = *workers_[s % nworkers];
+        auto& w = *workers_[s % nworkers];
         w.slots.push_back(s);
         w.blocks.emplace_back();
         w.slot_finished.push_back(false);
@@ -212,7 +212,7 @@ void engine::run() {
             threads.emplace_back([this, w] { worker_loop(*workers_[w]); });
         }
         monitor_parallel();
-        for (auto &t : threads) {
+        for (auto& t : threads) {
             t.join();
         }
     }
@@ -228,7 +228,7 @@ void engine::run() {
     r.block = block_;
     r.resident_slots = slots_;
     r.threads = nworkers;
-    for (const auto &w : workers_) {
+    for (const auto& w : workers_) {
         r.steps += w->steps;
     }
     r.digest = digest_;
@@ -250,7 +250,7 @@ void engine::run() {
 
 // ---- admission ----------------------------------------------------------------------------------
 
-void engine::start_block(worker_state &w, std::size_t slot_index, unsigned block_id) {
+void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block_id) {
     auto b = std::make_unique<block_state>();
     b->id = block_id;
     b->slot = w.slots[slot_index];
@@ -270,8 +270,8 @@ void engine::start_block(worker_state &w, std::size_t slot_index, unsigned block
     }
     b->fibers = std::vector<fiber_record>(block_);
     for (unsigned t = 0; t < block_; ++t) {
-        fiber_record &f = b->fibers[t];
-        work_item &wi = f.wi;
+        fiber_record& f = b->fibers[t];
+        work_item& wi = f.wi;
         wi.thread = t;
         wi.block = block_id;
         wi.block_dim = block_;
@@ -295,7 +295,7 @@ void engine::start_block(worker_state &w, std::size_t slot_index, unsigned block
     ++w.progress;
 }
 
-void engine::fill_slots(worker_state &w) {
+void engine::fill_slots(worker_state& w) {
     for (std::size_t i = 0; i < w.slots.size(); ++i) {
         if (w.blocks[i] || w.slot_finished[i]) {
             continue;
@@ -309,15 +309,15 @@ void engine::fill_slots(worker_state &w) {
     }
 }
 
-void engine::make_runnable(worker_state &w, fiber_record &f) {
+void engine::make_runnable(worker_state& w, fiber_record& f) {
     f.wi.run_index = static_cast<int>(w.runnable.size());
     w.runnable.push_back(&f);
 }
 
-void engine::make_blocked(fiber_record &f) {
-    worker_state &w = *f.worker;
+void engine::make_blocked(fiber_record& f) {
+    worker_state& w = *f.worker;
     const int i = f.wi.run_index;
-    fiber_record *last = w.runnable.back();
+    fiber_record* last = w.runnable.back();
     w.runnable[static_cast<std::size_t>(i)] = last;
     last->wi.run_index = i;
     w.runnable.pop_back();
@@ -326,14 +326,14 @@ void engine::make_blocked(fiber_record &f) {
 
 // ---- fibers -------------------------------------------------------------------------------------
 
-void engine::fiber_main(fiber_record &f) {
+void engine::fiber_main(fiber_record& f) {
     try {
         entry_(kernel_);
-    } catch (const kernel_abort &) {
+    } catch (const kernel_abort&) {
         // the launch is being torn down; just finish
-    } catch (const ctx::detail::forced_unwind &) {
+    } catch (const ctx::detail::forced_unwind&) {
         throw; // boost::context's own unwinding must pass through
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
         fail(fmt::format("block {} work-item {}: kernel threw: {}", f.wi.block, f.wi.thread, e.what()));
     } catch (...) {
         fail(fmt::format("block {} work-item {}: kernel threw a non-standard exception", f.wi.block,
@@ -342,7 +342,7 @@ void engine::fiber_main(fiber_record &f) {
     f.wi.state = wi_state::done;
 }
 
-void engine::switch_in(worker_state &w, fiber_record &f) {
+void engine::switch_in(worker_state& w, fiber_record& f) {
     if (!f.started) {
         f.started = true;
         stack_memory mem = stacks_->acquire();
@@ -353,7 +353,7 @@ void engine::switch_in(worker_state &w, fiber_record &f) {
         f.tsan_fiber = __tsan_create_fiber(0);
 #endif
         f.fib =
-            ctx::fiber(std::allocator_arg, pooled_stack{stacks_.get(), mem}, [this, &f](ctx::fiber &&sched) {
+            ctx::fiber(std::allocator_arg, pooled_stack{stacks_.get(), mem}, [this, &f](ctx::fiber&& sched) {
                 f.sched = std::move(sched);
 #if defined(CANOPY_ASAN)
                 __sanitizer_finish_switch_fiber(nullptr, &f.worker->main_stack_bottom,
@@ -365,15 +365,14 @@ void engine::switch_in(worker_state &w, fiber_record &f) {
                 __sanitizer_start_switch_fiber(nullptr, f.worker->main_stack_bottom,
                                                f.worker->main_stack_size);
 #endif
-#if defined(CANOPY_TSAN)
-                __tsan_switch_to_fiber(f.worker->tsan_main, 0);
-#endif
+                // TSan: the switch back to the scheduler's fiber happens in switch_in, after this
+                // frame has returned on the fiber's own shadow stack (switching here unbalances it).
                 return std::move(f.sched);
             });
     }
     current = &f.wi;
 #if defined(CANOPY_ASAN)
-    void *fake = nullptr;
+    void* fake = nullptr;
     __sanitizer_start_switch_fiber(&fake, f.stack.base, f.stack.size);
 #endif
 #if defined(CANOPY_TSAN)
@@ -385,11 +384,16 @@ void engine::switch_in(worker_state &w, fiber_record &f) {
 #if defined(CANOPY_ASAN)
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #endif
+#if defined(CANOPY_TSAN)
+    if (f.wi.state == wi_state::done) {
+        __tsan_switch_to_fiber(f.worker->tsan_main, 0); // the fiber returned without switching
+    }
+#endif
     current = nullptr;
     (void)w;
 }
 
-void engine::switch_out(fiber_record &f) {
+void engine::switch_out(fiber_record& f) {
 #if defined(CANOPY_ASAN)
     __sanitizer_start_switch_fiber(&f.asan_fake, f.worker->main_stack_bottom, f.worker->main_stack_size);
 #endif
@@ -405,7 +409,7 @@ void engine::switch_out(fiber_record &f) {
     }
 }
 
-void engine::destroy_fiber(fiber_record &f) {
+void engine::destroy_fiber(fiber_record& f) {
 #if defined(CANOPY_TSAN)
     if (f.tsan_fiber) {
         __tsan_destroy_fiber(f.tsan_fiber);
@@ -418,7 +422,7 @@ void engine::destroy_fiber(fiber_record &f) {
 
 // ---- the worker loop ----------------------------------------------------------------------------
 
-void engine::worker_loop(worker_state &w) {
+void engine::worker_loop(worker_state& w) {
 #if defined(CANOPY_TSAN)
     w.tsan_main = __tsan_get_current_fiber();
 #endif
@@ -433,7 +437,7 @@ void engine::worker_loop(worker_state &w) {
             fill_slots(w);
             if (w.runnable.empty()) {
                 bool any_live = false;
-                for (const auto &b : w.blocks) {
+                for (const auto& b : w.blocks) {
                     any_live = any_live || b != nullptr;
                 }
                 if (!any_live) {
@@ -444,7 +448,7 @@ void engine::worker_loop(worker_state &w) {
                      describe_all());
                 break;
             }
-            fiber_record *f;
+            fiber_record* f;
             if (deterministic) {
                 f = w.runnable[static_cast<std::size_t>(rng_() % w.runnable.size())];
                 digest_ = (digest_ ^ (static_cast<std::uint64_t>(f->wi.block) * block_ + f->wi.thread + 1)) *
@@ -490,17 +494,21 @@ void engine::worker_loop(worker_state &w) {
                 }
             }
         }
-    } catch (const std::exception &e) {
+    } catch (const std::exception& e) {
         // A host-side failure inside the scheduler (e.g. no memory for a stack): fail the launch.
         fail(fmt::format("emulator: {}", e.what()));
     }
-    w.active.store(false, std::memory_order_release);
     abort_fibers(w);
+    {
+        std::lock_guard lock(monitor_mutex_);
+        w.active.store(false, std::memory_order_release);
+    }
+    monitor_cv_.notify_all();
 }
 
-std::uint64_t engine::live_work_items(const worker_state &w) const {
+std::uint64_t engine::live_work_items(const worker_state& w) const {
     std::uint64_t n = 0;
-    for (const auto &b : w.blocks) {
+    for (const auto& b : w.blocks) {
         if (b) {
             n += block_ - b->done;
         }
@@ -508,14 +516,14 @@ std::uint64_t engine::live_work_items(const worker_state &w) const {
     return n;
 }
 
-void engine::finish_work_item(worker_state &w, fiber_record &f) {
+void engine::finish_work_item(worker_state& w, fiber_record& f) {
     make_blocked(f); // out of the runnable list for good
     destroy_fiber(f);
     f.fib = ctx::fiber{};
     ++w.progress;
-    block_state &b = *f.wi.blk;
+    block_state& b = *f.wi.blk;
     ++b.done;
-    subgroup_state &sg = b.subgroups[f.wi.subgroup];
+    subgroup_state& sg = b.subgroups[f.wi.subgroup];
     --sg.live;
     // A lane that exits no longer takes part in collectives: its sub-group may now be complete.
     if (sg.arrived > 0 && sg.arrived == sg.live) {
@@ -540,15 +548,15 @@ void engine::finish_work_item(worker_state &w, fiber_record &f) {
     }
 }
 
-void engine::abort_fibers(worker_state &w) {
+void engine::abort_fibers(worker_state& w) {
     // Unwind every started, unfinished work-item through our own (sanitizer-annotated) switch: it
     // resumes, sees aborting_ (set by fail(), the only way a worker leaves live work-groups behind),
     // throws kernel_abort from its yield point and returns.
-    for (auto &b : w.blocks) {
+    for (auto& b : w.blocks) {
         if (!b) {
             continue;
         }
-        for (auto &f : b->fibers) {
+        for (auto& f : b->fibers) {
             if (f.started && f.wi.state != wi_state::done) {
                 switch_in(w, f);
                 destroy_fiber(f);
@@ -569,7 +577,7 @@ void engine::monitor_parallel() {
         bool any_active = false;
         bool all_stalled = true;
         std::uint64_t sum = 0;
-        for (const auto &w : workers_) {
+        for (const auto& w : workers_) {
             if (w->active.load(std::memory_order_acquire)) {
                 any_active = true;
                 all_stalled = all_stalled && w->stalled.load(std::memory_order_relaxed);
@@ -589,7 +597,7 @@ void engine::monitor_parallel() {
             for (;;) {
                 unsigned parked = parked_.load(std::memory_order_acquire);
                 unsigned active = 0;
-                for (const auto &w : workers_) {
+                for (const auto& w : workers_) {
                     active += w->active.load(std::memory_order_acquire) ? 1 : 0;
                 }
                 if (parked >= active) {
@@ -603,11 +611,13 @@ void engine::monitor_parallel() {
             report_done_.store(true, std::memory_order_release);
             return;
         }
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        // Wake at once when a worker finishes; otherwise poll the progress counters every 10 ms.
+        std::unique_lock lock(monitor_mutex_);
+        monitor_cv_.wait_for(lock, std::chrono::milliseconds(10));
     }
 }
 
-void engine::park_for_report(worker_state &w) {
+void engine::park_for_report(worker_state& w) {
     parked_.fetch_add(1, std::memory_order_acq_rel);
     while (!report_done_.load(std::memory_order_acquire)) {
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -617,7 +627,7 @@ void engine::park_for_report(worker_state &w) {
 
 // ---- failures and reports -----------------------------------------------------------------------
 
-void engine::fail(const std::string &msg) {
+void engine::fail(const std::string& msg) {
     std::lock_guard lock(fail_mutex_);
     if (!failed_) {
         failed_ = true;
@@ -626,20 +636,20 @@ void engine::fail(const std::string &msg) {
     aborting_.store(true, std::memory_order_relaxed);
 }
 
-void engine::fail_in_fiber(const std::string &msg) {
+void engine::fail_in_fiber(const std::string& msg) {
     fail(msg);
     throw kernel_abort{};
 }
 
 namespace {
-std::string describe_state(const work_item &wi, const block_state &b) {
+std::string describe_state(const work_item& wi, const block_state& b) {
     switch (wi.state) {
     case wi_state::done: return "exited";
     case wi_state::at_barrier:
         return fmt::format("block_barrier at {} (reached by {} of {})", format_site(wi.wait_site),
                            b.bar_arrived, b.fibers.size());
     case wi_state::at_collective: {
-        const auto &sg = b.subgroups[wi.subgroup];
+        const auto& sg = b.subgroups[wi.subgroup];
         return fmt::format("sub-group {} {} at {} (reached by {} of {} live lanes)", wi.subgroup,
                            to_string(sg.kind), format_site(wi.wait_site), sg.arrived, sg.live);
     }
@@ -653,7 +663,7 @@ std::string describe_state(const work_item &wi, const block_state &b) {
 }
 } // namespace
 
-std::string engine::describe_block(const block_state &b) const {
+std::string engine::describe_block(const block_state& b) const {
     // One line per run of consecutive work-items in the same state at the same site.
     std::string out;
     std::size_t i = 0;
@@ -682,8 +692,8 @@ std::string engine::describe_block(const block_state &b) const {
 std::string engine::describe_all() const {
     std::string out;
     unsigned resident = 0;
-    for (const auto &w : workers_) {
-        for (const auto &b : w->blocks) {
+    for (const auto& w : workers_) {
+        for (const auto& b : w->blocks) {
             if (b) {
                 out += describe_block(*b);
                 ++resident;
@@ -702,9 +712,9 @@ std::string engine::describe_all() const {
 
 // ---- barrier ------------------------------------------------------------------------------------
 
-void engine::block_barrier(work_item &wi, site where) {
-    block_state &b = *wi.blk;
-    auto &f = *static_cast<fiber_record *>(wi.fiber);
+void engine::block_barrier(work_item& wi, site where) {
+    block_state& b = *wi.blk;
+    auto& f = *static_cast<fiber_record*>(wi.fiber);
     if (b.bar_arrived > 0 &&
         (b.bar_site.line != where.line || std::strcmp(b.bar_site.file, where.file) != 0)) {
         fail_in_fiber(
@@ -726,7 +736,7 @@ void engine::block_barrier(work_item &wi, site where) {
     if (b.bar_arrived == block_) {
         // Everyone is here: release the others (they are blocked) and carry on without switching.
         b.bar_arrived = 0;
-        for (auto &g : b.fibers) {
+        for (auto& g : b.fibers) {
             if (g.wi.state == wi_state::at_barrier) {
                 g.wi.state = wi_state::runnable;
                 --b.blocked;
@@ -752,11 +762,11 @@ void engine::block_barrier(work_item &wi, site where) {
 
 // ---- collectives ----------------------------------------------------------------------------------
 
-const std::uint64_t *engine::collective(work_item &wi, collective_kind kind, std::uint64_t value, site where,
-                                        lane_mask *mask) {
-    block_state &b = *wi.blk;
-    subgroup_state &sg = b.subgroups[wi.subgroup];
-    auto &f = *static_cast<fiber_record *>(wi.fiber);
+const std::uint64_t* engine::collective(work_item& wi, collective_kind kind, std::uint64_t value, site where,
+                                        lane_mask* mask) {
+    block_state& b = *wi.blk;
+    subgroup_state& sg = b.subgroups[wi.subgroup];
+    auto& f = *static_cast<fiber_record*>(wi.fiber);
     if (sg.arrived > 0 &&
         (sg.kind != kind || sg.where.line != where.line || std::strcmp(sg.where.file, where.file) != 0)) {
         fail_in_fiber(
@@ -793,14 +803,14 @@ const std::uint64_t *engine::collective(work_item &wi, collective_kind kind, std
     return sg.snapshot;
 }
 
-void engine::complete_collective(block_state &b, unsigned subgroup) {
-    subgroup_state &sg = b.subgroups[subgroup];
+void engine::complete_collective(block_state& b, unsigned subgroup) {
+    subgroup_state& sg = b.subgroups[subgroup];
     std::memcpy(sg.snapshot, sg.input, sizeof(sg.input));
     sg.snapshot_mask = sg.arrived_mask;
     sg.arrived = 0;
     const unsigned first = subgroup * opt_.device.subgroup_size;
     for (unsigned t = first; t < first + sg.lanes; ++t) {
-        fiber_record &g = b.fibers[t];
+        fiber_record& g = b.fibers[t];
         if (g.wi.state == wi_state::at_collective) {
             g.wi.state = wi_state::runnable;
             --b.blocked;
@@ -809,7 +819,7 @@ void engine::complete_collective(block_state &b, unsigned subgroup) {
     }
 }
 
-void engine::check_block_stuck(block_state &b) {
+void engine::check_block_stuck(block_state& b) {
     // Every live work-item of the work-group is blocked, and a barrier or collective cannot complete
     // (the ones that could have completed already did): the work-group can never move again. Report it
     // now, naming where each work-item waits, instead of leaving it to the watchdog.
@@ -829,17 +839,17 @@ void engine::check_block_stuck(block_state &b) {
 
 // ---- the remaining kernel-side services -----------------------------------------------------------
 
-void engine::yield_from(work_item &wi) { switch_out(*static_cast<fiber_record *>(wi.fiber)); }
+void engine::yield_from(work_item& wi) { switch_out(*static_cast<fiber_record*>(wi.fiber)); }
 
-void engine::spin_wait(work_item &wi, site where) {
+void engine::spin_wait(work_item& wi, site where) {
     wi.in_spin = true;
     wi.wait_site = where;
-    switch_out(*static_cast<fiber_record *>(wi.fiber));
+    switch_out(*static_cast<fiber_record*>(wi.fiber));
 }
 
-void *engine::block_shared(work_item &wi, const void *key, std::size_t size, std::size_t align) {
-    block_state &b = *wi.blk;
-    for (const auto &a : b.shared) {
+void* engine::block_shared(work_item& wi, const void* key, std::size_t size, std::size_t align) {
+    block_state& b = *wi.blk;
+    for (const auto& a : b.shared) {
         if (a.key == key) {
             return a.mem.get();
         }
@@ -856,18 +866,18 @@ void *engine::block_shared(work_item &wi, const void *key, std::size_t size, std
     }
     std::unique_ptr<std::byte[]> mem(new std::byte[size]);
     std::memset(mem.get(), 0xCD, size); // uninitialized, like __shared__: make early reads visible
-    void *p = mem.get();
+    void* p = mem.get();
     b.shared.push_back({key, std::move(mem)});
     b.shared_used += size;
     return p;
 }
 
-void *engine::dynamic_shared(work_item &wi) { return wi.blk->dynamic.get(); }
+void* engine::dynamic_shared(work_item& wi) { return wi.blk->dynamic.get(); }
 
 // ---- free functions (launch.hpp, work_item.hpp) ------------------------------------------------
 
 unsigned resident_slots(unsigned block, std::size_t shared_bytes) {
-    const auto &d = current_options().device;
+    const auto& d = current_options().device;
     if (block == 0 || block > d.max_block_size || shared_bytes > d.shared_bytes_per_block) {
         return 0;
     }
@@ -879,7 +889,7 @@ unsigned resident_slots(unsigned block, std::size_t shared_bytes) {
 }
 
 void run(unsigned grid, unsigned block, std::size_t dynamic_shared_bytes, kernel_entry entry,
-         const void *kernel, memory_model *model) {
+         const void* kernel, memory_model* model) {
     if (current != nullptr) {
         throw canopy::error("emulator: a kernel cannot launch another kernel");
     }
@@ -887,51 +897,51 @@ void run(unsigned grid, unsigned block, std::size_t dynamic_shared_bytes, kernel
     e.run();
 }
 
-const launch_report &last_report() { return last_report_; }
+const launch_report& last_report() { return last_report_; }
 
-work_item &self_slow() {
+work_item& self_slow() {
     throw canopy::error("a kernel-side canopy function (ids, atomics, barriers, collectives) was called "
                         "outside a kernel; call it from code run by canopy::launch");
 }
 
-void yield(work_item &w) { w.eng->yield_from(w); }
+void yield(work_item& w) { w.eng->yield_from(w); }
 
-void device_assert_failed(const char *expr, const char *msg, const char *file, unsigned line) {
-    work_item &w = self();
+void device_assert_failed(const char* expr, const char* msg, const char* file, unsigned line) {
+    work_item& w = self();
     w.eng->fail_in_fiber(
         fmt::format("device assertion failed: block {} work-item {} (lane {} of sub-group {}): "
                     "{} ({}) at {}",
                     w.block, w.thread, w.lane, w.subgroup, msg, expr, format_site(site{file, line})));
 }
 
-void *block_shared(const void *key, std::size_t size, std::size_t align) {
-    work_item &w = self();
+void* block_shared(const void* key, std::size_t size, std::size_t align) {
+    work_item& w = self();
     return w.eng->block_shared(w, key, size, align);
 }
 
-void *dynamic_shared() {
-    work_item &w = self();
+void* dynamic_shared() {
+    work_item& w = self();
     return w.eng->dynamic_shared(w);
 }
 
 void block_barrier(site where) {
-    work_item &w = self();
+    work_item& w = self();
     w.eng->block_barrier(w, where);
 }
 
-const std::uint64_t *collective(collective_kind kind, std::uint64_t value, site where, lane_mask *mask) {
-    work_item &w = self();
+const std::uint64_t* collective(collective_kind kind, std::uint64_t value, site where, lane_mask* mask) {
+    work_item& w = self();
     return w.eng->collective(w, kind, value, where, mask);
 }
 
 void spin_wait(site where) {
-    work_item &w = self();
+    work_item& w = self();
     w.eng->spin_wait(w, where);
 }
 
 void spin_done() { self().in_spin = false; }
 
-const char *to_string(collective_kind k) {
+const char* to_string(collective_kind k) {
     switch (k) {
     case collective_kind::ballot: return "ballot";
     case collective_kind::any: return "any";

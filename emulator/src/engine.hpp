@@ -2,6 +2,7 @@
 #pragma once
 
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -22,53 +23,53 @@ struct worker_state;
 
 class engine {
   public:
-    engine(const options &opt, unsigned grid, unsigned block, std::size_t dynamic_shared_bytes,
-           kernel_entry entry, const void *kernel, memory_model *model);
+    engine(const options& opt, unsigned grid, unsigned block, std::size_t dynamic_shared_bytes,
+           kernel_entry entry, const void* kernel, memory_model* model);
     ~engine();
-    engine(const engine &) = delete;
-    engine &operator=(const engine &) = delete;
+    engine(const engine&) = delete;
+    engine& operator=(const engine&) = delete;
 
     /// Runs the launch to completion; throws canopy::device_error when it failed.
     void run();
 
     // kernel-side services (called on a work-item's fiber)
-    void yield_from(work_item &wi);
-    void spin_wait(work_item &wi, site where);
-    void block_barrier(work_item &wi, site where);
-    const std::uint64_t *collective(work_item &wi, collective_kind kind, std::uint64_t value, site where,
-                                    lane_mask *mask);
-    void *block_shared(work_item &wi, const void *key, std::size_t size, std::size_t align);
-    void *dynamic_shared(work_item &wi);
-    [[noreturn]] void fail_in_fiber(const std::string &msg);
+    void yield_from(work_item& wi);
+    void spin_wait(work_item& wi, site where);
+    void block_barrier(work_item& wi, site where);
+    const std::uint64_t* collective(work_item& wi, collective_kind kind, std::uint64_t value, site where,
+                                    lane_mask* mask);
+    void* block_shared(work_item& wi, const void* key, std::size_t size, std::size_t align);
+    void* dynamic_shared(work_item& wi);
+    [[noreturn]] void fail_in_fiber(const std::string& msg);
 
   private:
     unsigned worker_count() const;
-    void worker_loop(worker_state &w);
+    void worker_loop(worker_state& w);
     void monitor_parallel();
-    void park_for_report(worker_state &w);
-    void fill_slots(worker_state &w);
-    void start_block(worker_state &w, std::size_t slot_index, unsigned block_id);
-    void make_runnable(worker_state &w, fiber_record &f);
-    void make_blocked(fiber_record &f);
-    void switch_in(worker_state &w, fiber_record &f);
-    void switch_out(fiber_record &f);
-    void fiber_main(fiber_record &f);
-    void destroy_fiber(fiber_record &f);
-    void finish_work_item(worker_state &w, fiber_record &f);
-    void abort_fibers(worker_state &w);
-    void complete_collective(block_state &b, unsigned subgroup);
-    void check_block_stuck(block_state &b);
-    std::uint64_t live_work_items(const worker_state &w) const;
-    void fail(const std::string &msg);
-    std::string describe_block(const block_state &b) const;
+    void park_for_report(worker_state& w);
+    void fill_slots(worker_state& w);
+    void start_block(worker_state& w, std::size_t slot_index, unsigned block_id);
+    void make_runnable(worker_state& w, fiber_record& f);
+    void make_blocked(fiber_record& f);
+    void switch_in(worker_state& w, fiber_record& f);
+    void switch_out(fiber_record& f);
+    void fiber_main(fiber_record& f);
+    void destroy_fiber(fiber_record& f);
+    void finish_work_item(worker_state& w, fiber_record& f);
+    void abort_fibers(worker_state& w);
+    void complete_collective(block_state& b, unsigned subgroup);
+    void check_block_stuck(block_state& b);
+    std::uint64_t live_work_items(const worker_state& w) const;
+    void fail(const std::string& msg);
+    std::string describe_block(const block_state& b) const;
     std::string describe_all() const;
 
     options opt_;
     unsigned grid_, block_;
     std::size_t dynamic_shared_;
     kernel_entry entry_;
-    const void *kernel_;
-    memory_model *model_;
+    const void* kernel_;
+    memory_model* model_;
     unsigned slots_ = 0;
     std::unique_ptr<stack_pool> stacks_;
     std::vector<std::unique_ptr<worker_state>> workers_;
@@ -81,6 +82,8 @@ class engine {
     std::atomic<unsigned> parked_{0};
     std::atomic<bool> report_done_{false};
     std::mutex fail_mutex_;
+    std::mutex monitor_mutex_; // with monitor_cv_: a worker finished
+    std::condition_variable monitor_cv_;
     bool failed_ = false;
     std::string failure_;
 };

@@ -9,11 +9,11 @@
 
 namespace canopy::emu {
 
-const char *to_string(scheduler_kind k) {
+const char* to_string(scheduler_kind k) {
     return k == scheduler_kind::deterministic ? "deterministic" : "parallel";
 }
 
-scheduler_kind parse_scheduler(const std::string &s) {
+scheduler_kind parse_scheduler(const std::string& s) {
     if (s == "deterministic") {
         return scheduler_kind::deterministic;
     }
@@ -25,12 +25,12 @@ scheduler_kind parse_scheduler(const std::string &s) {
 
 namespace {
 
-unsigned long long env_number(const char *name, unsigned long long fallback) {
-    const char *v = std::getenv(name);
+unsigned long long env_number(const char* name, unsigned long long fallback) {
+    const char* v = std::getenv(name);
     if (!v || !*v) {
         return fallback;
     }
-    char *end = nullptr;
+    char* end = nullptr;
     const unsigned long long n = std::strtoull(v, &end, 0);
     if (*end != '\0') {
         throw canopy::error(fmt::format("{}='{}' is not a number", name, v));
@@ -40,12 +40,12 @@ unsigned long long env_number(const char *name, unsigned long long fallback) {
 
 options from_environment() {
     options o;
-    const char *dev = std::getenv("CANOPY_EMU_DEVICE");
+    const char* dev = std::getenv("CANOPY_EMU_DEVICE");
     o.device = preset(dev && *dev ? dev : "tiny");
-    if (const char *sg = std::getenv("CANOPY_EMU_SUBGROUP"); sg && *sg) {
+    if (const char* sg = std::getenv("CANOPY_EMU_SUBGROUP"); sg && *sg) {
         o.device = with_subgroup_size(o.device, static_cast<unsigned>(env_number("CANOPY_EMU_SUBGROUP", 0)));
     }
-    if (const char *s = std::getenv("CANOPY_EMU_SCHEDULER"); s && *s) {
+    if (const char* s = std::getenv("CANOPY_EMU_SCHEDULER"); s && *s) {
         o.scheduler = parse_scheduler(s);
     }
     o.seed = env_number("CANOPY_EMU_SEED", o.seed);
@@ -56,7 +56,7 @@ options from_environment() {
 
 } // namespace
 
-options &current_options() {
+options& current_options() {
     static options o = from_environment();
     return o;
 }

@@ -19,8 +19,8 @@ stack_pool::stack_pool(std::size_t usable_bytes) : page_(static_cast<std::size_t
 }
 
 stack_pool::~stack_pool() {
-    for (const auto &s : all_) {
-        ::munmap(static_cast<char *>(s.base) - page_, s.size + page_);
+    for (const auto& s : all_) {
+        ::munmap(static_cast<char*>(s.base) - page_, s.size + page_);
     }
 }
 
@@ -32,7 +32,7 @@ stack_memory stack_pool::acquire() {
         return s;
     }
     // MAP_NORESERVE: thousands of fibers reserve address space; only touched pages cost memory.
-    void *p = ::mmap(nullptr, size_ + page_, PROT_READ | PROT_WRITE,
+    void* p = ::mmap(nullptr, size_ + page_, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         throw canopy::error("emulator: cannot map a " + std::to_string(size_ / 1024) +
@@ -45,7 +45,7 @@ stack_memory stack_pool::acquire() {
         throw canopy::error(std::string("emulator: cannot protect a stack guard page: ") +
                             std::strerror(errno));
     }
-    stack_memory s{static_cast<char *>(p) + page_, size_};
+    stack_memory s{static_cast<char*>(p) + page_, size_};
     all_.push_back(s);
     return s;
 }

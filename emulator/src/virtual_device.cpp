@@ -6,7 +6,7 @@
 
 namespace canopy::emu {
 
-const std::vector<virtual_device> &presets() {
+const std::vector<virtual_device>& presets() {
     // Residency numbers are chosen so that tests exercise both sides of the occupancy bound with
     // few fibers; they are a model of a GPU's limits, not of any product's exact ones.
     static const std::vector<virtual_device> all = {
@@ -21,9 +21,9 @@ const std::vector<virtual_device> &presets() {
     return all;
 }
 
-const virtual_device &preset(std::string_view name) {
+const virtual_device& preset(std::string_view name) {
     std::string names;
-    for (const auto &d : presets()) {
+    for (const auto& d : presets()) {
         if (d.name == name) {
             return d;
         }

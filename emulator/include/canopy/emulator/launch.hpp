@@ -25,7 +25,7 @@ struct launch_report {
     double seconds = 0;
 };
 
-using kernel_entry = void (*)(const void *kernel);
+using kernel_entry = void (*)(const void* kernel);
 
 /// Runs `entry(kernel)` on every work-item of a grid, under current_options(); returns when every
 /// work-group has finished. Throws canopy::error for an impossible configuration (block too large,
@@ -34,10 +34,10 @@ using kernel_entry = void (*)(const void *kernel);
 /// deterministic scheduler, the seed that replays it. `model` is the launch's memory model
 /// (nullptr: coherent memory).
 void run(unsigned grid, unsigned block, std::size_t dynamic_shared_bytes, kernel_entry entry,
-         const void *kernel, memory_model *model = nullptr);
+         const void* kernel, memory_model* model = nullptr);
 
 /// What the last run() on this OS thread did.
-const launch_report &last_report();
+const launch_report& last_report();
 
 /// Work-groups resident at once on the current virtual device for this block size and shared memory
 /// (0: cannot launch).
@@ -46,20 +46,20 @@ unsigned resident_slots(unsigned block, std::size_t shared_bytes);
 // ---- kernel-side services (called through platform/detail/cpu) ----
 
 /// Block-shared storage for the declaration identified by `key` (one per work-group).
-void *block_shared(const void *key, std::size_t size, std::size_t align);
+void* block_shared(const void* key, std::size_t size, std::size_t align);
 /// The launch's dynamic shared memory for this work-group.
-void *dynamic_shared();
+void* dynamic_shared();
 /// The work-group barrier.
 void block_barrier(canopy::site where);
 
 enum class collective_kind : std::uint8_t { ballot, any, all, broadcast, shuffle, scan };
-const char *to_string(collective_kind k);
+const char* to_string(collective_kind k);
 
 /// Gathers one 8-byte value from every live lane of the sub-group. Returns the snapshot (indexed by
 /// lane) and, in *mask, which lanes took part. All live lanes must call the same kind at the same
 /// site, or the launch fails with a divergence report.
-const std::uint64_t *collective(collective_kind kind, std::uint64_t value, canopy::site where,
-                                canopy::lane_mask *mask);
+const std::uint64_t* collective(collective_kind kind, std::uint64_t value, canopy::site where,
+                                canopy::lane_mask* mask);
 
 /// One poll of a spin_until at `where` failed: yield, as a waiting work-item.
 void spin_wait(canopy::site where);

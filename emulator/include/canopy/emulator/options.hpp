@@ -19,9 +19,9 @@ enum class scheduler_kind {
     parallel,      // several OS threads; real atomics; for throughput
 };
 
-const char *to_string(scheduler_kind k);
+const char* to_string(scheduler_kind k);
 /// Parses "deterministic" / "parallel"; throws canopy::error naming the valid values otherwise.
-scheduler_kind parse_scheduler(const std::string &s);
+scheduler_kind parse_scheduler(const std::string& s);
 
 struct options {
     virtual_device device; // default: preset "tiny"
@@ -40,15 +40,15 @@ struct options {
 };
 
 /// The options the next launch uses (initialized from the environment on first use).
-options &current_options();
+options& current_options();
 
 /// Sets the options for the lifetime of this object and restores the previous ones afterwards.
 class scoped_options {
   public:
     explicit scoped_options(options o);
     ~scoped_options();
-    scoped_options(const scoped_options &) = delete;
-    scoped_options &operator=(const scoped_options &) = delete;
+    scoped_options(const scoped_options&) = delete;
+    scoped_options& operator=(const scoped_options&) = delete;
 
   private:
     options saved_;

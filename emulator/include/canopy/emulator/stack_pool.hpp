@@ -12,7 +12,7 @@
 namespace canopy::emu {
 
 struct stack_memory {
-    void *base = nullptr; // lowest address of the usable stack (just above the guard page)
+    void* base = nullptr; // lowest address of the usable stack (just above the guard page)
     std::size_t size = 0; // usable bytes
 };
 
@@ -20,8 +20,8 @@ class stack_pool {
   public:
     explicit stack_pool(std::size_t usable_bytes);
     ~stack_pool();
-    stack_pool(const stack_pool &) = delete;
-    stack_pool &operator=(const stack_pool &) = delete;
+    stack_pool(const stack_pool&) = delete;
+    stack_pool& operator=(const stack_pool&) = delete;
 
     stack_memory acquire();
     void release(stack_memory s);

@@ -26,10 +26,10 @@ struct virtual_device {
 };
 
 /// The built-in presets: "tiny" (unit tests), "hrf8" (the HRF paper's GPU), "wide" (throughput).
-const std::vector<virtual_device> &presets();
+const std::vector<virtual_device>& presets();
 
 /// The preset called `name`; throws canopy::error listing the valid names when there is none.
-const virtual_device &preset(std::string_view name);
+const virtual_device& preset(std::string_view name);
 
 /// A copy of `base` with another sub-group size (32 or 64); throws canopy::error otherwise.
 virtual_device with_subgroup_size(virtual_device base, unsigned subgroup_size);

@@ -35,31 +35,31 @@ struct work_item {
     canopy::site wait_site; // where it waits (spin_until, barrier, collective)
     bool yield_at_atomics = false;
     bool yield_at_plain = false;
-    std::uint64_t *progress = nullptr; // bumped whenever this work-item changes memory
-    memory_model *model = nullptr;     // nullptr: coherent memory (plain std::atomic semantics)
-    engine *eng = nullptr;
-    block_state *blk = nullptr;
+    std::uint64_t* progress = nullptr; // bumped whenever this work-item changes memory
+    memory_model* model = nullptr;     // nullptr: coherent memory (plain std::atomic semantics)
+    engine* eng = nullptr;
+    block_state* blk = nullptr;
     int run_index = -1;    // position in the scheduler's runnable list (-1: not in it)
-    void *fiber = nullptr; // the engine's fiber record for this work-item
+    void* fiber = nullptr; // the engine's fiber record for this work-item
 };
 
 /// The work-item running on this OS thread, or nullptr outside a kernel.
-extern thread_local work_item *current;
+extern thread_local work_item* current;
 
 /// The running work-item; a clear error (not a crash) when kernel API is called from host code.
-work_item &self_slow();
-inline work_item &self() {
-    work_item *w = current;
+work_item& self_slow();
+inline work_item& self() {
+    work_item* w = current;
     return w ? *w : self_slow();
 }
 
 /// Gives the scheduler a chance to run another work-item (deterministic: a seeded random choice).
-void yield(work_item &w);
+void yield(work_item& w);
 
 /// A memory change made by `w`: resets the deadlock watchdog.
-inline void note_progress(work_item &w) { ++*w.progress; }
+inline void note_progress(work_item& w) { ++*w.progress; }
 
 /// Throws the exception that stops the kernel after a device assertion (reported with ids).
-[[noreturn]] void device_assert_failed(const char *expr, const char *msg, const char *file, unsigned line);
+[[noreturn]] void device_assert_failed(const char* expr, const char* msg, const char* file, unsigned line);
 
 } // namespace canopy::emu

@@ -59,7 +59,7 @@ template <class T, scope S = scope::device> class atomic_ref {
     static constexpr scope scope_value = S;
     static constexpr std::size_t required_alignment = sizeof(T);
 
-    CANOPY_HOST_DEVICE explicit atomic_ref(T &obj) : p_(&obj) {}
+    CANOPY_HOST_DEVICE explicit atomic_ref(T& obj) : p_(&obj) {}
 
     CANOPY_DEVICE T load(std::memory_order o = std::memory_order_seq_cst) const {
         return detail::atomic_load<S>(p_, o);
@@ -70,20 +70,20 @@ template <class T, scope S = scope::device> class atomic_ref {
     CANOPY_DEVICE T exchange(T v, std::memory_order o = std::memory_order_seq_cst) const {
         return detail::atomic_exchange<S>(p_, v, o);
     }
-    CANOPY_DEVICE bool compare_exchange_strong(T &expected, T desired, std::memory_order success,
+    CANOPY_DEVICE bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
                                                std::memory_order failure) const {
         return detail::atomic_cas<S>(p_, expected, desired, success, failure);
     }
-    CANOPY_DEVICE bool compare_exchange_strong(T &expected, T desired,
+    CANOPY_DEVICE bool compare_exchange_strong(T& expected, T desired,
                                                std::memory_order o = std::memory_order_seq_cst) const {
         return detail::atomic_cas<S>(p_, expected, desired, o, detail::cas_failure_order(o));
     }
     // No backend here fails spuriously in a way callers could exploit, so weak is strong.
-    CANOPY_DEVICE bool compare_exchange_weak(T &expected, T desired, std::memory_order success,
+    CANOPY_DEVICE bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
                                              std::memory_order failure) const {
         return compare_exchange_strong(expected, desired, success, failure);
     }
-    CANOPY_DEVICE bool compare_exchange_weak(T &expected, T desired,
+    CANOPY_DEVICE bool compare_exchange_weak(T& expected, T desired,
                                              std::memory_order o = std::memory_order_seq_cst) const {
         return compare_exchange_strong(expected, desired, o);
     }
@@ -103,7 +103,7 @@ template <class T, scope S = scope::device> class atomic_ref {
 #undef CANOPY_ATOMIC_FETCH
 
   private:
-    T *p_;
+    T* p_;
 };
 
 /// A fence at scope S: orders this work-item's accesses for every work-item within S.

@@ -24,9 +24,9 @@ template <class T> T atomic_value(std::uint64_t b) {
     std::memcpy(&v, &b, sizeof(T));
     return v;
 }
-template <scope S, class T> emu::mm_access atomic_access(const T *p, std::memory_order o) {
+template <scope S, class T> emu::mm_access atomic_access(const T* p, std::memory_order o) {
     emu::mm_access a;
-    a.address = const_cast<T *>(p);
+    a.address = const_cast<T*>(p);
     a.size = sizeof(T);
     a.scope = S;
     a.order = o;
@@ -46,19 +46,19 @@ constexpr std::memory_order store_order(std::memory_order o) {
                                                                               : o;
 }
 
-template <scope S, class T> T atomic_load(const T *p, std::memory_order o) {
-    emu::work_item &w = emu::self();
+template <scope S, class T> T atomic_load(const T* p, std::memory_order o) {
+    emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
     if (w.model) {
         return atomic_value<T>(w.model->load(w, atomic_access<S>(p, o)));
     }
-    return std::atomic_ref<T>(*const_cast<T *>(p)).load(load_order(o));
+    return std::atomic_ref<T>(*const_cast<T*>(p)).load(load_order(o));
 }
 
-template <scope S, class T> void atomic_store(T *p, T v, std::memory_order o) {
-    emu::work_item &w = emu::self();
+template <scope S, class T> void atomic_store(T* p, T v, std::memory_order o) {
+    emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
@@ -70,8 +70,8 @@ template <scope S, class T> void atomic_store(T *p, T v, std::memory_order o) {
     std::atomic_ref<T>(*p).store(v, store_order(o));
 }
 
-template <scope S, class T> T atomic_exchange(T *p, T v, std::memory_order o) {
-    emu::work_item &w = emu::self();
+template <scope S, class T> T atomic_exchange(T* p, T v, std::memory_order o) {
+    emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
@@ -91,8 +91,8 @@ template <scope S, class T> T atomic_exchange(T *p, T v, std::memory_order o) {
 }
 
 template <scope S, class T>
-bool atomic_cas(T *p, T &expected, T desired, std::memory_order success, std::memory_order failure) {
-    emu::work_item &w = emu::self();
+bool atomic_cas(T* p, T& expected, T desired, std::memory_order success, std::memory_order failure) {
+    emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
@@ -141,8 +141,8 @@ constexpr emu::mm_rmw to_mm(rmw_op op) {
     return emu::mm_rmw::add;
 }
 
-template <scope S, rmw_op Op, class T> T atomic_fetch(T *p, T v, std::memory_order o) {
-    emu::work_item &w = emu::self();
+template <scope S, rmw_op Op, class T> T atomic_fetch(T* p, T v, std::memory_order o) {
+    emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
@@ -172,7 +172,7 @@ template <scope S, rmw_op Op, class T> T atomic_fetch(T *p, T v, std::memory_ord
 }
 
 template <scope S> void fence(std::memory_order o) {
-    emu::work_item &w = emu::self();
+    emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }

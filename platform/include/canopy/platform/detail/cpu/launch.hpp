@@ -7,10 +7,9 @@
 
 namespace canopy {
 
-template <class Kernel> void launch(const launch_config &cfg, const Kernel &k) {
+template <class Kernel> void launch(const launch_config& cfg, const Kernel& k) {
     emu::run(
-        cfg.grid, cfg.block, cfg.shared_bytes, [](const void *p) { (*static_cast<const Kernel *>(p))(); },
-        &k);
+        cfg.grid, cfg.block, cfg.shared_bytes, [](const void* p) { (*static_cast<const Kernel*>(p))(); }, &k);
 }
 
 template <class Kernel> unsigned max_resident_blocks(unsigned block, std::size_t shared_bytes = 0) {

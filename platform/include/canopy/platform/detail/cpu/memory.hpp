@@ -11,17 +11,17 @@
 
 namespace canopy::detail {
 
-inline void *device_alloc(std::size_t bytes) {
-    void *p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
+inline void* device_alloc(std::size_t bytes) {
+    void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
     if (!p) {
         throw canopy::error("emulator: out of memory allocating " + std::to_string(bytes) +
                             " bytes of device memory");
     }
     return p;
 }
-inline void device_free(void *p) noexcept { std::free(p); }
-inline void copy_to_device(void *dst, const void *src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
-inline void copy_to_host(void *dst, const void *src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
-inline void fill_bytes(void *dst, int byte, std::size_t bytes) { std::memset(dst, byte, bytes); }
+inline void device_free(void* p) noexcept { std::free(p); }
+inline void copy_to_device(void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
+inline void copy_to_host(void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
+inline void fill_bytes(void* dst, int byte, std::size_t bytes) { std::memset(dst, byte, bytes); }
 
 } // namespace canopy::detail

@@ -14,9 +14,9 @@
 
 namespace canopy {
 
-template <class T> T ld(const T *p) {
+template <class T> T ld(const T* p) {
     static_assert(std::is_trivially_copyable_v<T>);
-    emu::work_item &w = emu::self();
+    emu::work_item& w = emu::self();
     if (w.yield_at_plain) {
         emu::yield(w);
     }
@@ -28,7 +28,7 @@ template <class T> T ld(const T *p) {
             return v;
         }
         if constexpr (std::is_arithmetic_v<T> || std::is_pointer_v<T>) {
-            return std::atomic_ref<T>(*const_cast<T *>(p)).load(std::memory_order_relaxed);
+            return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);
         } else {
             return *p;
         }
@@ -37,9 +37,9 @@ template <class T> T ld(const T *p) {
     }
 }
 
-template <class T> void st(T *p, T v) {
+template <class T> void st(T* p, T v) {
     static_assert(std::is_trivially_copyable_v<T>);
-    emu::work_item &w = emu::self();
+    emu::work_item& w = emu::self();
     if (w.yield_at_plain) {
         emu::yield(w);
     }

@@ -9,13 +9,13 @@
 
 namespace canopy::prim {
 
-template <class T> void exclusive_sum(const T *in, T *out, std::size_t n) {
+template <class T> void exclusive_sum(const T* in, T* out, std::size_t n) {
     std::exclusive_scan(in, in + n, out, T{0});
 }
 
-template <class T> T reduce_sum(const T *in, std::size_t n) { return std::accumulate(in, in + n, T{0}); }
+template <class T> T reduce_sum(const T* in, std::size_t n) { return std::accumulate(in, in + n, T{0}); }
 
-template <class K, class V> void radix_sort_by_key(K *keys, V *values, std::size_t n) {
+template <class K, class V> void radix_sort_by_key(K* keys, V* values, std::size_t n) {
     std::vector<std::size_t> idx(n);
     std::iota(idx.begin(), idx.end(), std::size_t{0});
     std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) { return keys[a] < keys[b]; });
@@ -30,7 +30,7 @@ template <class K, class V> void radix_sort_by_key(K *keys, V *values, std::size
 }
 
 template <class T>
-std::size_t select_flagged(const T *in, const unsigned char *flags, T *out, std::size_t n) {
+std::size_t select_flagged(const T* in, const unsigned char* flags, T* out, std::size_t n) {
     std::size_t m = 0;
     for (std::size_t i = 0; i < n; ++i) {
         if (flags[i]) {

@@ -8,10 +8,10 @@
 #include "canopy/emulator/launch.hpp"
 
 namespace canopy::detail {
-template <class T> T &emu_block_shared(const void *key) {
+template <class T> T& emu_block_shared(const void* key) {
     static_assert(std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>,
                   "block-shared memory holds trivial types only (it is never constructed, like __shared__)");
-    return *static_cast<T *>(emu::block_shared(key, sizeof(T), alignof(T)));
+    return *static_cast<T*>(emu::block_shared(key, sizeof(T), alignof(T)));
 }
 } // namespace canopy::detail
 
@@ -19,8 +19,8 @@ template <class T> T &emu_block_shared(const void *key) {
 #define CANOPY_SHARED_CAT(a, b) CANOPY_SHARED_CAT2(a, b)
 #define CANOPY_SHARED(type, name)                                                                            \
     static constexpr char CANOPY_SHARED_CAT(canopy_shared_key_, name) = 0;                                   \
-    auto &name = ::canopy::detail::emu_block_shared<type>(&CANOPY_SHARED_CAT(canopy_shared_key_, name))
+    auto& name = ::canopy::detail::emu_block_shared<type>(&CANOPY_SHARED_CAT(canopy_shared_key_, name))
 
 namespace canopy {
-template <class T> T *dynamic_shared() { return static_cast<T *>(emu::dynamic_shared()); }
+template <class T> T* dynamic_shared() { return static_cast<T*>(emu::dynamic_shared()); }
 } // namespace canopy

@@ -7,7 +7,7 @@
 namespace canopy {
 
 template <class Pred> void spin_until(Pred pred, backoff = {}, CANOPY_SITE_PARAM) {
-    emu::work_item &w = emu::self();
+    emu::work_item& w = emu::self();
     w.in_spin = true;
     w.wait_site = where;
     while (!pred()) {

@@ -29,7 +29,7 @@ template <class T> T from_bits(std::uint64_t b) {
 
 inline lane_mask ballot(bool p, CANOPY_SITE_PARAM) {
     lane_mask m = 0;
-    const std::uint64_t *v = emu::collective(emu::collective_kind::ballot, p ? 1 : 0, where, &m);
+    const std::uint64_t* v = emu::collective(emu::collective_kind::ballot, p ? 1 : 0, where, &m);
     lane_mask r = 0;
     for (unsigned l = 0; l < max_subgroup_size; ++l) {
         if ((m >> l & 1) && v[l]) {
@@ -41,7 +41,7 @@ inline lane_mask ballot(bool p, CANOPY_SITE_PARAM) {
 
 inline bool any(bool p, CANOPY_SITE_PARAM) {
     lane_mask m = 0;
-    const std::uint64_t *v = emu::collective(emu::collective_kind::any, p ? 1 : 0, where, &m);
+    const std::uint64_t* v = emu::collective(emu::collective_kind::any, p ? 1 : 0, where, &m);
     for (unsigned l = 0; l < max_subgroup_size; ++l) {
         if ((m >> l & 1) && v[l]) {
             return true;
@@ -52,7 +52,7 @@ inline bool any(bool p, CANOPY_SITE_PARAM) {
 
 inline bool all(bool p, CANOPY_SITE_PARAM) {
     lane_mask m = 0;
-    const std::uint64_t *v = emu::collective(emu::collective_kind::all, p ? 1 : 0, where, &m);
+    const std::uint64_t* v = emu::collective(emu::collective_kind::all, p ? 1 : 0, where, &m);
     for (unsigned l = 0; l < max_subgroup_size; ++l) {
         if ((m >> l & 1) && !v[l]) {
             return false;
@@ -63,7 +63,7 @@ inline bool all(bool p, CANOPY_SITE_PARAM) {
 
 template <class T> T broadcast(T v, unsigned src, CANOPY_SITE_PARAM) {
     lane_mask m = 0;
-    const std::uint64_t *s = emu::collective(emu::collective_kind::broadcast, detail::to_bits(v), where, &m);
+    const std::uint64_t* s = emu::collective(emu::collective_kind::broadcast, detail::to_bits(v), where, &m);
     if (src >= max_subgroup_size || !(m >> src & 1)) {
         emu::device_assert_failed("broadcast source lane is live",
                                   "broadcast from a lane that has exited or does not exist",
@@ -74,7 +74,7 @@ template <class T> T broadcast(T v, unsigned src, CANOPY_SITE_PARAM) {
 
 template <class T> T shuffle(T v, unsigned src, CANOPY_SITE_PARAM) {
     lane_mask m = 0;
-    const std::uint64_t *s = emu::collective(emu::collective_kind::shuffle, detail::to_bits(v), where, &m);
+    const std::uint64_t* s = emu::collective(emu::collective_kind::shuffle, detail::to_bits(v), where, &m);
     if (src >= max_subgroup_size || !(m >> src & 1)) {
         emu::device_assert_failed("shuffle source lane is live",
                                   "shuffle from a lane that has exited or does not exist", where.file_name(),
@@ -85,7 +85,7 @@ template <class T> T shuffle(T v, unsigned src, CANOPY_SITE_PARAM) {
 
 template <class T, class Op> T exclusive_scan(T v, T init, Op op, CANOPY_SITE_PARAM) {
     lane_mask m = 0;
-    const std::uint64_t *s = emu::collective(emu::collective_kind::scan, detail::to_bits(v), where, &m);
+    const std::uint64_t* s = emu::collective(emu::collective_kind::scan, detail::to_bits(v), where, &m);
     const unsigned me = emu::self().lane;
     T acc = init;
     for (unsigned l = 0; l < me; ++l) {
