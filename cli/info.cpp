@@ -6,13 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "canopy/platform/device_info.hpp"
-#include "canopy/platform/launch.hpp"
 #include "commands.hpp"
-
-#if defined(CANOPY_BACKEND_CPU)
-#    include "canopy/emulator/virtual_device.hpp"
-#endif
 
 namespace canopy::cli {
 
@@ -24,10 +18,10 @@ struct info_options {
     emulator_flags emu;
 };
 
-int run_info(const info_options &o) {
+int run_info(const info_options& o) {
     o.emu.apply();
-    const device_info d = query_device();
-    const unsigned per_cu = resident_blocks_per_cu(d, o.block, o.shared);
+    const device_summary d = describe_device(o.block, o.shared);
+    const unsigned per_cu = d.resident_blocks_per_cu;
     if (o.json) {
         nlohmann::json j = {{"backend", d.backend},
                             {"device", d.name},
@@ -43,13 +37,13 @@ int run_info(const info_options &o) {
                             {"shared_bytes", o.shared},
                             {"resident_blocks_per_cu", per_cu},
                             {"resident_blocks", per_cu * d.compute_units}};
-#if defined(CANOPY_BACKEND_CPU)
         nlohmann::json presets = nlohmann::json::array();
-        for (const auto &p : emu::presets()) {
+        for (const auto& p : emulator_presets()) {
             presets.push_back({{"name", p.name}, {"description", p.description}});
         }
-        j["presets"] = presets;
-#endif
+        if (!presets.empty()) {
+            j["presets"] = presets;
+        }
         std::puts(j.dump(2).c_str());
         return 0;
     }
@@ -65,19 +59,20 @@ int run_info(const info_options &o) {
     fmt::print("resident work-groups {} ({} per CU) for blocks of {} work-items{}\n",
                per_cu * d.compute_units, per_cu, o.block,
                o.shared ? fmt::format(" and {} shared bytes", o.shared) : std::string());
-#if defined(CANOPY_BACKEND_CPU)
-    fmt::print("\nemulator presets (--device):\n");
-    for (const auto &p : emu::presets()) {
-        fmt::print("  {:<6} {}\n", p.name, p.description);
+    const auto presets = emulator_presets();
+    if (!presets.empty()) {
+        fmt::print("\nemulator presets (--device):\n");
+        for (const auto& p : presets) {
+            fmt::print("  {:<6} {}\n", p.name, p.description);
+        }
     }
-#endif
     return 0;
 }
 } // namespace
 
-action add_info(CLI::App &app) {
+action add_info(CLI::App& app) {
     auto o = std::make_shared<info_options>();
-    auto *sub = app.add_subcommand("info", "describe the backend, the device and its residency");
+    auto* sub = app.add_subcommand("info", "describe the backend, the device and its residency");
     sub->add_flag("--json", o->json, "print one JSON object");
     sub->add_option("--block-size", o->block, "work-items per work-group for the residency figure")
         ->default_val(o->block)

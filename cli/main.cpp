@@ -1,48 +1,45 @@
 // canopy — the command line. Exit codes: 0 success, 1 runtime error, 2 usage error.
 #include <cstdio>
 #include <exception>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
-#include "canopy/platform/error.hpp"
 #include "commands.hpp"
 
-int main(int argc, char **argv) {
-    CLI::App app{"canopy — a GPU task runtime with hierarchical work queues (backend: " CANOPY_BACKEND_NAME
-                 ")",
+int main(int argc, char** argv) {
+    const std::string backend = canopy::cli::backend_name();
+    CLI::App app{"canopy — a GPU task runtime with hierarchical work queues (backend: " + backend + ")",
                  "canopy"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "canopy 0.1.0 (" CANOPY_BACKEND_NAME " backend)");
+    app.set_version_flag("--version", "canopy 0.1.0 (" + backend + " backend)");
     app.footer("Run 'canopy <command> --help' for a command's options.");
-    const std::vector<std::pair<const char *, canopy::cli::action>> actions = {
+    const std::vector<std::pair<const char*, canopy::cli::action>> actions = {
         {"info", canopy::cli::add_info(app)},
         {"demo", canopy::cli::add_demo(app)},
     };
     try {
         app.parse(argc, argv);
-    } catch (const CLI::CallForHelp &e) {
+    } catch (const CLI::CallForHelp& e) {
         return app.exit(e);
-    } catch (const CLI::CallForAllHelp &e) {
+    } catch (const CLI::CallForAllHelp& e) {
         return app.exit(e);
-    } catch (const CLI::CallForVersion &e) {
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
-    } catch (const CLI::ParseError &e) {
+    } catch (const CLI::ParseError& e) {
         fmt::print(stderr, "canopy: {}\nRun 'canopy --help' for usage.\n", e.what());
         return 2;
     }
     try {
-        for (const auto &[name, act] : actions) {
+        for (const auto& [name, act] : actions) {
             if (app.got_subcommand(name)) {
                 return act();
             }
         }
-    } catch (const canopy::error &e) {
+    } catch (const std::exception& e) { // canopy::error and friends: a runtime error
         fmt::print(stderr, "canopy: error: {}\n", e.what());
-        return 1;
-    } catch (const std::exception &e) {
-        fmt::print(stderr, "canopy: internal error: {}\n", e.what());
         return 1;
     }
     return 2;

@@ -8,7 +8,10 @@ string(TOUPPER "${CANOPY_BACKEND}" _canopy_backend_upper)
 target_compile_definitions(canopy_backend INTERFACE CANOPY_BACKEND_${_canopy_backend_upper}=1)
 
 if(CANOPY_BACKEND STREQUAL "cpu")
+  # The emulator compiles everything with the host compiler: nothing to mark.
   function(canopy_kernel_sources)
+  endfunction()
+  function(canopy_host_sources)
   endfunction()
 else()
   include(canopy_gpu)

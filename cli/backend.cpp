@@ -1,0 +1,147 @@
+// The CLI's bridge to the backend: the only CLI file compiled by the device compiler (backend.hpp).
+#include "backend.hpp"
+
+#include <string>
+
+#include "canopy/platform/platform.hpp"
+
+#if defined(CANOPY_BACKEND_CPU)
+#    include "canopy/emulator/launch.hpp"
+#    include "canopy/emulator/options.hpp"
+#    include "canopy/emulator/virtual_device.hpp"
+#endif
+
+namespace canopy::cli {
+
+const char* backend_name() { return CANOPY_BACKEND_NAME; }
+
+device_summary describe_device(unsigned block, std::size_t shared_bytes) {
+    const device_info d = query_device();
+    device_summary s;
+    s.backend = d.backend;
+    s.name = d.name;
+    s.compute_units = d.compute_units;
+    s.subgroup_size = d.subgroup_size;
+    s.max_block_size = d.max_block_size;
+    s.max_blocks_per_cu = d.max_blocks_per_cu;
+    s.max_threads_per_cu = d.max_threads_per_cu;
+    s.shared_bytes_per_block = d.shared_bytes_per_block;
+    s.shared_bytes_per_cu = d.shared_bytes_per_cu;
+    s.global_memory_bytes = d.global_memory_bytes;
+    s.resident_blocks_per_cu = resident_blocks_per_cu(d, block, shared_bytes);
+    return s;
+}
+
+std::vector<preset_summary> emulator_presets() {
+    std::vector<preset_summary> v;
+#if defined(CANOPY_BACKEND_CPU)
+    for (const auto& p : emu::presets()) {
+        v.push_back({p.name, p.description});
+    }
+#endif
+    return v;
+}
+
+void configure_emulator(const emulator_settings& s) {
+#if defined(CANOPY_BACKEND_CPU)
+    auto& o = emu::current_options();
+    o.device = emu::preset(s.device);
+    if (s.subgroup) {
+        o.device = emu::with_subgroup_size(o.device, s.subgroup);
+    }
+    o.scheduler = emu::parse_scheduler(s.scheduler);
+    o.seed = s.seed;
+    o.threads = s.threads;
+#else
+    (void)s;
+#endif
+}
+
+namespace {
+
+// Every resident work-group runs a relay: a token travels around the ring of work-groups `laps`
+// times; the holder adds its work-group's contribution (a sub-group scan and a reduction through
+// shared memory) and hands the token on with a device-scope release that the next work-group
+// acquires in spin_until. Waiting across work-groups is safe only because all are resident.
+struct relay_kernel {
+    unsigned laps;
+    unsigned* turn; // whose turn it is: hop number, device scope
+    unsigned long long* token;
+
+    CANOPY_DEVICE void operator()() const {
+        const unsigned groups = grid_dim();
+        const unsigned me = block_id();
+        CANOPY_SHARED(unsigned[32], sums); // one slot per sub-group (at most 1024 / 32)
+        CANOPY_SHARED(unsigned, block_total);
+        for (unsigned lap = 0; lap < laps; ++lap) {
+            // This work-group's contribution for this lap: sum over work-items of (lap+1)*(id+1).
+            const unsigned x = (lap + 1) * (global_id() + 1);
+            const unsigned before = exclusive_sum(x); // sub-group scan
+            if (lane_id() == subgroup_size() - 1 || thread_id() == block_dim() - 1) {
+                sums[subgroup_id()] = before + x; // the sub-group's total
+            }
+            block_barrier();
+            if (thread_id() == 0) {
+                unsigned t = 0;
+                for (unsigned s = 0; s < subgroups_per_block(); ++s) {
+                    t += sums[s];
+                }
+                block_total = t;
+                const unsigned hop = lap * groups + me;
+                atomic_ref<unsigned, scope::device> r(*turn);
+                // Acquire at device scope: the previous holder released the token at device scope.
+                spin_until([&] { return r.load(std::memory_order_acquire) == hop; });
+                st(token, ld(token) + block_total);
+                // Release at device scope: the token (a plain store) must be visible to the next
+                // work-group, which runs on another CU.
+                r.store(hop + 1, std::memory_order_release);
+            }
+            block_barrier(); // sums[] is reused next lap
+        }
+    }
+};
+
+} // namespace
+
+relay_result run_relay(unsigned block, unsigned laps) {
+    const device_info d = query_device();
+    const unsigned grid = max_resident_blocks<relay_kernel>(block);
+    if (grid == 0) {
+        throw error("a work-group of " + std::to_string(block) + " work-items cannot run on " + d.name +
+                    " (use --block-size <= " + std::to_string(d.max_block_size) + ")");
+    }
+    device_buffer<unsigned> turn(1);
+    device_buffer<unsigned long long> token(1);
+    turn.fill_zero();
+    token.fill_zero();
+    stream s;
+    event start, stop;
+    start.record(s);
+    launch({.grid = grid, .block = block, .on = &s}, relay_kernel{laps, turn.data(), token.data()});
+    stop.record(s);
+    stop.synchronize();
+    relay_result r;
+    r.device = d.name;
+    r.work_groups = grid;
+    r.block = block;
+    r.laps = laps;
+    r.token = token.to_vector()[0];
+    for (unsigned lap = 0; lap < laps; ++lap) {
+        for (unsigned long long g = 0; g < 1ULL * grid * block; ++g) {
+            r.expected += (lap + 1) * (g + 1);
+        }
+    }
+    r.seconds = stop.elapsed_ms(start) / 1000.0;
+#if defined(CANOPY_BACKEND_CPU)
+    const auto& rep = emu::last_report();
+    r.emulated = true;
+    r.scheduler = emu::to_string(rep.scheduler);
+    r.seed = rep.seed;
+    r.fiber_switches = rep.steps;
+    r.digest = rep.digest;
+    r.threads = rep.threads;
+#endif
+    return r;
+}
+
+} // namespace canopy::cli

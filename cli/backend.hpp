@@ -1,0 +1,53 @@
+// The command line's view of the backend, in plain types. The CLI's host-only files (CLI11, fmt, JSON)
+// include this and nothing from platform/: nvcc and hipcc do not compile those libraries in device mode
+// (fmt's compile-time format strings under nvcc, nlohmann::json under Clang 15's HIP C++20), so only
+// backend.cpp is compiled by the device compiler.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace canopy::cli {
+
+const char* backend_name();
+
+struct device_summary {
+    std::string backend, name;
+    unsigned compute_units = 0, subgroup_size = 0, max_block_size = 0;
+    unsigned max_blocks_per_cu = 0, max_threads_per_cu = 0;
+    std::size_t shared_bytes_per_block = 0, shared_bytes_per_cu = 0, global_memory_bytes = 0;
+    unsigned resident_blocks_per_cu = 0; // for the block size and shared bytes asked for
+};
+device_summary describe_device(unsigned block, std::size_t shared_bytes);
+
+struct preset_summary {
+    std::string name, description;
+};
+/// The emulator's virtual-device presets (empty on GPU backends).
+std::vector<preset_summary> emulator_presets();
+
+struct emulator_settings {
+    std::string device = "tiny";
+    unsigned subgroup = 0; // 0: the preset's
+    std::string scheduler = "deterministic";
+    unsigned long long seed = 1;
+    unsigned threads = 0;
+};
+/// Installs the settings as the emulator's options (nothing on GPU backends).
+void configure_emulator(const emulator_settings& s);
+
+struct relay_result {
+    std::string device;
+    unsigned work_groups = 0, block = 0, laps = 0;
+    unsigned long long token = 0, expected = 0;
+    double seconds = 0;
+    bool emulated = false; // the fields below are the emulator's launch report
+    std::string scheduler;
+    unsigned long long seed = 0, fiber_switches = 0, digest = 0;
+    unsigned threads = 0;
+};
+/// The demo: a token relayed around every resident work-group `laps` times (cli/backend.cpp).
+relay_result run_relay(unsigned block, unsigned laps);
+
+} // namespace canopy::cli
