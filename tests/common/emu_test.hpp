@@ -11,7 +11,7 @@
 
 namespace canopy::test {
 
-inline emu::options emu_options(const std::string &preset = "tiny", unsigned subgroup = 0,
+inline emu::options emu_options(const std::string& preset = "tiny", unsigned subgroup = 0,
                                 emu::scheduler_kind k = emu::scheduler_kind::deterministic,
                                 std::uint64_t seed = 1) {
     emu::options o;

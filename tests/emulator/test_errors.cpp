@@ -18,7 +18,7 @@ TEST(Errors, DeviceAssertionNamesTheWorkItem) {
                                  "no work-item 2/17");
         });
         FAIL() << "the assertion did not fire";
-    } catch (const canopy::device_error &e) {
+    } catch (const canopy::device_error& e) {
         const std::string m = e.what();
         EXPECT_NE(m.find("device assertion failed: block 2 work-item 17 (lane 17 of sub-group 0)"),
                   std::string::npos)
@@ -38,7 +38,7 @@ TEST(Errors, AnExceptionInAKernelFailsTheLaunch) {
             canopy::spin_until([] { return false; }); // the others would wait forever: they are unwound
         });
         FAIL();
-    } catch (const canopy::device_error &e) {
+    } catch (const canopy::device_error& e) {
         EXPECT_NE(std::string(e.what()).find("block 0 work-item 5: kernel threw: boom"), std::string::npos)
             << e.what();
     }
@@ -50,9 +50,9 @@ TEST(Errors, ImpossibleLaunchesAreRejectedUpFront) {
     try {
         canopy::launch({.grid = 1, .block = 512}, k);
         FAIL();
-    } catch (const canopy::device_error &) {
+    } catch (const canopy::device_error&) {
         FAIL() << "a configuration error is not a kernel failure";
-    } catch (const canopy::error &e) {
+    } catch (const canopy::error& e) {
         EXPECT_NE(std::string(e.what()).find("exceeds the maximum 256"), std::string::npos) << e.what();
     }
     EXPECT_THROW(canopy::launch({.grid = 0, .block = 32}, k), canopy::error);
@@ -62,10 +62,10 @@ TEST(Errors, ImpossibleLaunchesAreRejectedUpFront) {
 TEST(Errors, SharedMemoryIsPerWorkGroupAndUninitialized) {
     canopy::emu::scoped_options o(canopy::test::emu_options("tiny"));
     canopy::device_buffer<unsigned> out(4 * 2);
-    unsigned *p = out.data();
+    unsigned* p = out.data();
     canopy::launch({.grid = 4, .block = 32, .shared_bytes = 64}, [=] {
         CANOPY_SHARED(unsigned, first);
-        unsigned *dyn = canopy::dynamic_shared<unsigned>();
+        unsigned* dyn = canopy::dynamic_shared<unsigned>();
         if (canopy::thread_id() == 0) {
             p[canopy::block_id() * 2 + 1] = first; // before any write: the poison pattern
             first = canopy::block_id() + 100;
@@ -91,7 +91,7 @@ TEST(Errors, TooMuchSharedMemoryIsReported) {
             big[canopy::thread_id()] = 1;
         });
         FAIL();
-    } catch (const canopy::device_error &e) {
+    } catch (const canopy::device_error& e) {
         EXPECT_NE(std::string(e.what()).find("block-shared memory of 65536 bytes exceeds"), std::string::npos)
             << e.what();
     }

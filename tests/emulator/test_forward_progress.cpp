@@ -15,8 +15,8 @@ unsigned spin_line = 0; // the line of the spin_until in sorensen_figure1, for t
 void sorensen_figure1() {
     canopy::device_buffer<unsigned> flag(1);
     flag.fill_zero();
-    unsigned *f = flag.data();
-    unsigned *line = &spin_line;
+    unsigned* f = flag.data();
+    unsigned* line = &spin_line;
     canopy::launch({.grid = 2, .block = 32}, [=] {
         canopy::atomic_ref<unsigned, canopy::scope::device> r(*f);
         if (canopy::block_id() == 0) { // block A
@@ -49,7 +49,7 @@ void expect_figure1_deadlock(canopy::emu::scheduler_kind k) {
     try {
         sorensen_figure1();
         FAIL() << "block A finished although block B could never become resident";
-    } catch (const canopy::device_error &e) {
+    } catch (const canopy::device_error& e) {
         const std::string m = e.what();
         EXPECT_NE(m.find("deadlock"), std::string::npos) << m;
         EXPECT_NE(
@@ -74,7 +74,7 @@ TEST(ForwardProgress, ResidencyNeverExceedsTheDevice) {
     canopy::test::for_seeds(canopy::test::emu_options("tiny"), 6, [&] {
         canopy::device_buffer<unsigned> c(2);
         c.fill_zero();
-        unsigned *p = c.data();
+        unsigned* p = c.data();
         canopy::launch({.grid = 24, .block = 64}, [=] {
             canopy::atomic_ref<unsigned> now(p[0]), most(p[1]);
             if (canopy::thread_id() == 0) {

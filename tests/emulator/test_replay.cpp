@@ -49,7 +49,7 @@ TEST(Replay, DifferentSeedsDifferentInterleavings) {
 
 TEST(Replay, ReportDescribesTheLaunch) {
     run_once(3);
-    const auto &r = canopy::emu::last_report();
+    const auto& r = canopy::emu::last_report();
     EXPECT_EQ(r.seed, 3u);
     EXPECT_EQ(r.grid, 2u);
     EXPECT_EQ(r.block, 64u);

@@ -26,7 +26,7 @@ template <class T, canopy::scope S> void check_ops(std::memory_order mo) {
     };
     canopy::device_buffer<words> w(grid);
     std::vector<words> init(grid);
-    for (auto &x : init) {
+    for (auto& x : init) {
         x = {};
         x.sub = static_cast<T>(block);
         x.and_ = static_cast<T>(~T{0});
@@ -36,10 +36,10 @@ template <class T, canopy::scope S> void check_ops(std::memory_order mo) {
     }
     w.upload(init);
     canopy::device_buffer<T> olds(grid * block * 3);
-    words *pw = w.data();
-    T *po = olds.data();
+    words* pw = w.data();
+    T* po = olds.data();
     canopy::launch({.grid = grid, .block = block}, [=] {
-        words &x = pw[canopy::block_id()];
+        words& x = pw[canopy::block_id()];
         const unsigned t = canopy::thread_id();
         const unsigned g = canopy::global_id();
         using ref = canopy::atomic_ref<T, S>;
@@ -61,7 +61,7 @@ template <class T, canopy::scope S> void check_ops(std::memory_order mo) {
     const auto h = w.to_vector();
     const auto ho = olds.to_vector();
     for (unsigned b = 0; b < grid; ++b) {
-        const words &x = h[b];
+        const words& x = h[b];
         EXPECT_EQ(x.add, static_cast<T>(block));
         EXPECT_EQ(x.sub, T{0});
         EXPECT_EQ(x.cas, static_cast<T>(block));
@@ -132,9 +132,9 @@ TEST(Atomics, SubgroupScopeCounters) {
     canopy::emu::scoped_options o(canopy::test::emu_options("hrf8"));
     canopy::device_buffer<unsigned> c(2 * 4);
     c.fill_zero();
-    unsigned *p = c.data();
+    unsigned* p = c.data();
     canopy::launch({.grid = 2, .block = 256}, [=] {
-        unsigned &mine = p[canopy::block_id() * 4 + canopy::subgroup_id()];
+        unsigned& mine = p[canopy::block_id() * 4 + canopy::subgroup_id()];
         canopy::atomic_ref<unsigned, canopy::scope::subgroup>(mine).fetch_add(canopy::lane_id() + 1,
                                                                               std::memory_order_acq_rel);
     });
@@ -147,7 +147,7 @@ TEST(Atomics, FencesAtEveryScopeRun) {
     canopy::emu::scoped_options o(canopy::test::emu_options("tiny"));
     canopy::device_buffer<unsigned> c(1);
     c.fill_zero();
-    unsigned *p = c.data();
+    unsigned* p = c.data();
     canopy::launch({.grid = 2, .block = 32}, [=] {
         for (auto mo : all_orders) {
             if (mo == std::memory_order_relaxed) {

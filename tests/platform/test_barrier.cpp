@@ -8,11 +8,11 @@ namespace {
 
 // Each round, work-item t writes round*1000+t into its slot, waits, and reads its right neighbour's
 // slot: a barrier that lets anyone through early shows up as a value from the previous round.
-void rotate_rounds(const canopy::emu::options &o, unsigned grid, unsigned block, unsigned rounds) {
+void rotate_rounds(const canopy::emu::options& o, unsigned grid, unsigned block, unsigned rounds) {
     canopy::test::for_seeds(o, 4, [&] {
         canopy::device_buffer<unsigned> errors(1);
         errors.fill_zero();
-        unsigned *err = errors.data();
+        unsigned* err = errors.data();
         canopy::launch({.grid = grid, .block = block}, [=] {
             CANOPY_SHARED(unsigned[1024], slot);
             const unsigned t = canopy::thread_id();
@@ -44,7 +44,7 @@ TEST(BlockBarrier, MissingBarrierIsCaught) {
     canopy::test::for_seeds(canopy::test::emu_options("tiny"), 8, [&] {
         canopy::device_buffer<unsigned> errors(1);
         errors.fill_zero();
-        unsigned *err = errors.data();
+        unsigned* err = errors.data();
         canopy::launch({.grid = 1, .block = 64}, [=] {
             CANOPY_SHARED(unsigned[64], slot);
             const unsigned t = canopy::thread_id();
@@ -68,7 +68,7 @@ TEST(BlockBarrier, DivergentBarrierIsReportedNotHung) {
             canopy::block_barrier();
         });
         FAIL() << "a divergent barrier completed";
-    } catch (const canopy::device_error &e) {
+    } catch (const canopy::device_error& e) {
         const std::string m = e.what();
         EXPECT_NE(m.find("block 3: barrier at"), std::string::npos) << m;
         EXPECT_NE(m.find("reached by 37 of 64 work-items"), std::string::npos) << m;
@@ -87,7 +87,7 @@ TEST(BlockBarrier, TwoDifferentBarriersAreReported) {
             }
         });
         FAIL() << "divergent barriers completed";
-    } catch (const canopy::device_error &e) {
+    } catch (const canopy::device_error& e) {
         EXPECT_NE(std::string(e.what()).find("divergent barriers"), std::string::npos) << e.what();
     }
 }

@@ -16,7 +16,7 @@ struct ids {
 void check_ids(unsigned subgroup, unsigned grid, unsigned block) {
     canopy::test::for_seeds(canopy::test::emu_options("hrf8", subgroup), 3, [&] {
         canopy::device_buffer<ids> out(grid * block);
-        ids *p = out.data();
+        ids* p = out.data();
         canopy::launch({.grid = grid, .block = block}, [=] {
             ids v{canopy::thread_id(),     canopy::block_id(),  canopy::block_dim(),
                   canopy::grid_dim(),      canopy::lane_id(),   canopy::subgroup_id(),
@@ -25,7 +25,7 @@ void check_ids(unsigned subgroup, unsigned grid, unsigned block) {
         });
         const auto h = out.to_vector();
         for (unsigned g = 0; g < grid * block; ++g) {
-            const ids &v = h[g];
+            const ids& v = h[g];
             ASSERT_EQ(v.global, g);
             ASSERT_EQ(v.thread, g % block);
             ASSERT_EQ(v.block, g / block);

@@ -27,7 +27,7 @@ class Collectives : public ::testing::TestWithParam<unsigned> {};
 void run_collectives(unsigned sg, unsigned grid, unsigned block, unsigned exit_mod) {
     canopy::test::for_seeds(canopy::test::emu_options("hrf8", sg), 3, [&] {
         canopy::device_buffer<lane_out> out(grid * block);
-        lane_out *p = out.data();
+        lane_out* p = out.data();
         canopy::launch({.grid = grid, .block = block}, [=] {
             const unsigned g = canopy::global_id();
             const unsigned lane = canopy::lane_id();
@@ -78,7 +78,7 @@ void run_collectives(unsigned sg, unsigned grid, unsigned block, unsigned exit_m
                         continue;
                     }
                     const unsigned g = b * block + base + l;
-                    const lane_out &o = h[g];
+                    const lane_out& o = h[g];
                     SCOPED_TRACE(::testing::Message() << "block " << b << " lane " << l);
                     ASSERT_EQ(o.ballot, ballot);
                     ASSERT_EQ(o.any, any ? 1 : 0);
@@ -107,12 +107,12 @@ TEST_P(Collectives, PartialLastSubgroup) { run_collectives(GetParam(), 2, 100, 0
 TEST_P(Collectives, WithExitedLanes) { run_collectives(GetParam(), 2, 128, 5); }
 
 INSTANTIATE_TEST_SUITE_P(SubgroupSize, Collectives, ::testing::Values(32u, 64u),
-                         [](const auto &p) { return "size" + std::to_string(p.param); });
+                         [](const auto& p) { return "size" + std::to_string(p.param); });
 
 TEST(CollectivesAll, AllIsFalseWhenOneLaneSaysNo) {
     canopy::emu::scoped_options o(canopy::test::emu_options("tiny"));
     canopy::device_buffer<int> out(64);
-    int *p = out.data();
+    int* p = out.data();
     canopy::launch({.grid = 1, .block = 64},
                    [=] { p[canopy::thread_id()] = canopy::all(canopy::thread_id() != 40) ? 1 : 0; });
     const auto h = out.to_vector();
@@ -132,7 +132,7 @@ TEST(CollectivesAll, DivergentCollectiveIsReported) {
             }
         });
         FAIL() << "a divergent collective completed";
-    } catch (const canopy::device_error &e) {
+    } catch (const canopy::device_error& e) {
         EXPECT_NE(std::string(e.what()).find("divergent collectives"), std::string::npos) << e.what();
     }
 }
@@ -148,7 +148,7 @@ TEST(CollectivesAll, CollectiveAgainstBarrierIsReported) {
             }
         });
         FAIL() << "a collective and a barrier completed against each other";
-    } catch (const canopy::device_error &e) {
+    } catch (const canopy::device_error& e) {
         const std::string m = e.what();
         EXPECT_NE(m.find("block 0: barrier at"), std::string::npos) << m;
         EXPECT_NE(m.find("reached by 1 of 32 work-items"), std::string::npos) << m;

@@ -8,7 +8,7 @@
 namespace canopy {
 
 device_info query_device() {
-    const auto &d = emu::current_options().device;
+    const auto& d = emu::current_options().device;
     device_info i;
     i.backend = "cpu";
     i.name = "emulator:" + d.name;

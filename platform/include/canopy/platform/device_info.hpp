@@ -26,7 +26,7 @@ device_info query_device();
 
 /// Resident work-groups per CU for a kernel that needs nothing but `block_size` work-items and
 /// `shared_bytes` of shared memory: the occupancy formula every backend applies.
-inline unsigned resident_blocks_per_cu(const device_info &d, unsigned block_size, std::size_t shared_bytes) {
+inline unsigned resident_blocks_per_cu(const device_info& d, unsigned block_size, std::size_t shared_bytes) {
     if (block_size == 0 || block_size > d.max_block_size || shared_bytes > d.shared_bytes_per_block) {
         return 0;
     }

@@ -21,7 +21,7 @@ struct launch_config {
     unsigned grid = 1;            // work-groups
     unsigned block = 64;          // work-items per work-group
     std::size_t shared_bytes = 0; // dynamic shared memory per work-group (dynamic_shared<T>())
-    canopy::stream *on = nullptr; // nullptr: the default stream
+    canopy::stream* on = nullptr; // nullptr: the default stream
 };
 
 } // namespace canopy

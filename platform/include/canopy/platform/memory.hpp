@@ -33,12 +33,12 @@ template <class T> class device_buffer {
   public:
     device_buffer() = default;
     explicit device_buffer(std::size_t n) : n_(n) {
-        p_ = n ? static_cast<T *>(detail::device_alloc(n * sizeof(T))) : nullptr;
+        p_ = n ? static_cast<T*>(detail::device_alloc(n * sizeof(T))) : nullptr;
     }
-    explicit device_buffer(const std::vector<T> &host) : device_buffer(host.size()) { upload(host); }
-    device_buffer(device_buffer &&o) noexcept
+    explicit device_buffer(const std::vector<T>& host) : device_buffer(host.size()) { upload(host); }
+    device_buffer(device_buffer&& o) noexcept
         : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
-    device_buffer &operator=(device_buffer &&o) noexcept {
+    device_buffer& operator=(device_buffer&& o) noexcept {
         if (this != &o) {
             reset();
             p_ = std::exchange(o.p_, nullptr);
@@ -46,19 +46,19 @@ template <class T> class device_buffer {
         }
         return *this;
     }
-    device_buffer(const device_buffer &) = delete;
-    device_buffer &operator=(const device_buffer &) = delete;
+    device_buffer(const device_buffer&) = delete;
+    device_buffer& operator=(const device_buffer&) = delete;
     ~device_buffer() { reset(); }
 
-    T *data() const { return p_; }
+    T* data() const { return p_; }
     std::size_t size() const { return n_; }
 
-    void upload(const std::vector<T> &host) { upload(host.data(), host.size()); }
-    void upload(const T *host, std::size_t n) {
+    void upload(const std::vector<T>& host) { upload(host.data(), host.size()); }
+    void upload(const T* host, std::size_t n) {
         check_size(n);
         detail::copy_to_device(p_, host, n * sizeof(T));
     }
-    void download(T *host, std::size_t n) const {
+    void download(T* host, std::size_t n) const {
         check_size(n);
         detail::copy_to_host(host, p_, n * sizeof(T));
     }
@@ -83,7 +83,7 @@ template <class T> class device_buffer {
         p_ = nullptr;
         n_ = 0;
     }
-    T *p_ = nullptr;
+    T* p_ = nullptr;
     std::size_t n_ = 0;
 };
 

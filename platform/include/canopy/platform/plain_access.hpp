@@ -15,11 +15,11 @@
 #    include "canopy/platform/detail/cpu/plain_access.hpp"
 #else
 namespace canopy {
-template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE T ld(const T *p) {
+template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE T ld(const T* p) {
     static_assert(std::is_trivially_copyable_v<T>);
     return *p;
 }
-template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE void st(T *p, T v) {
+template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE void st(T* p, T v) {
     static_assert(std::is_trivially_copyable_v<T>);
     *p = v;
 }

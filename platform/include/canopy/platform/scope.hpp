@@ -23,7 +23,7 @@ using workgroup_scope = scope_tag<scope::workgroup>;
 using device_scope = scope_tag<scope::device>;
 using system_scope = scope_tag<scope::system>;
 
-constexpr const char *to_string(scope s) {
+constexpr const char* to_string(scope s) {
     switch (s) {
     case scope::subgroup: return "subgroup";
     case scope::workgroup: return "workgroup";

@@ -14,13 +14,13 @@
 namespace canopy {
 
 struct site {
-    const char *file = "?";
+    const char* file = "?";
     unsigned line = 0;
 #if defined(CANOPY_BACKEND_CPU)
     site() = default;
-    site(const char *f, unsigned l) : file(f), line(l) {}
+    site(const char* f, unsigned l) : file(f), line(l) {}
     // NOLINTNEXTLINE(google-explicit-constructor): call sites convert implicitly
-    site(const std::source_location &l) : file(l.file_name()), line(l.line()) {}
+    site(const std::source_location& l) : file(l.file_name()), line(l.line()) {}
 #endif
 };
 
