@@ -22,8 +22,10 @@
 #include <boost/context/fiber.hpp>
 #include <fmt/format.h>
 
+#include "canopy/emulator/chooser.hpp"
 #include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/memory_model.hpp"
+#include "canopy/emulator/scoped_cache_model.hpp"
 #include "canopy/emulator/stack_pool.hpp"
 #include "canopy/platform/error.hpp"
 
@@ -202,7 +204,22 @@ void engine::run() {
         w.blocks.emplace_back();
         w.slot_finished.push_back(false);
     }
-    rng_.seed(opt_.seed);
+    own_choices_ = random_chooser(opt_.seed);
+    choices_ = opt_.choices ? opt_.choices : &own_choices_;
+    scoped_cache_model* scm = nullptr;
+    if (!model_ && opt_.memory_model == memory_model_kind::scoped) {
+        if (opt_.scheduler != scheduler_kind::deterministic) {
+            throw canopy::error("emulator: the scoped-cache memory model runs only under the deterministic "
+                                "scheduler (use --scheduler deterministic, or --memory-model coherent)");
+        }
+        // The model draws its environment transitions from the scheduler's chooser: one seed replays both.
+        auto m = std::make_unique<scoped_cache_model>(
+            opt_.device.compute_units, *choices_,
+            opt_.rsp_original_scheme ? rsp_scheme::original : rsp_scheme::proposed, opt_.costs);
+        scm = m.get();
+        model_ = scm;
+        owned_model_ = std::move(m);
+    }
 
     if (opt_.scheduler == scheduler_kind::deterministic) {
         worker_loop(*workers_[0]);
@@ -233,6 +250,13 @@ void engine::run() {
     }
     r.digest = digest_;
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (scm) {
+        r.memory_model = fmt::format(
+            "scoped ({})", to_string(opt_.rsp_original_scheme ? rsp_scheme::original : rsp_scheme::proposed));
+        r.memory = scm->counters();
+    } else if (model_) {
+        r.memory_model = "custom";
+    }
     last_report_ = r;
 
     if (failed_) {
@@ -450,7 +474,7 @@ void engine::worker_loop(worker_state& w) {
             }
             fiber_record* f;
             if (deterministic) {
-                f = w.runnable[static_cast<std::size_t>(rng_() % w.runnable.size())];
+                f = w.runnable[static_cast<std::size_t>(choices_->pick(w.runnable.size()))];
                 digest_ = (digest_ ^ (static_cast<std::uint64_t>(f->wi.block) * block_ + f->wi.thread + 1)) *
                           0x100000001b3ULL;
             } else {

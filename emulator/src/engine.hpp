@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "canopy/emulator/chooser.hpp"
 #include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/options.hpp"
 #include "canopy/emulator/work_item.hpp"
@@ -70,11 +71,13 @@ class engine {
     kernel_entry entry_;
     const void* kernel_;
     memory_model* model_;
+    std::unique_ptr<memory_model> owned_model_; // the scoped-cache model, when the options ask for it
     unsigned slots_ = 0;
     std::unique_ptr<stack_pool> stacks_;
     std::vector<std::unique_ptr<worker_state>> workers_;
     std::atomic<unsigned> next_block_{0};
-    std::mt19937_64 rng_; // deterministic scheduler only (one thread)
+    random_chooser own_choices_{1}; // deterministic scheduler only (one thread)
+    chooser* choices_ = &own_choices_;
     std::uint64_t digest_ = 0xcbf29ce484222325ULL;
 
     std::atomic<bool> aborting_{false};

@@ -23,6 +23,20 @@ scheduler_kind parse_scheduler(const std::string& s) {
     throw canopy::error(fmt::format("unknown scheduler '{}' (use deterministic or parallel)", s));
 }
 
+const char* to_string(memory_model_kind k) {
+    return k == memory_model_kind::coherent ? "coherent" : "scoped";
+}
+
+memory_model_kind parse_memory_model(const std::string& s) {
+    if (s == "coherent") {
+        return memory_model_kind::coherent;
+    }
+    if (s == "scoped") {
+        return memory_model_kind::scoped;
+    }
+    throw canopy::error(fmt::format("unknown memory model '{}' (use coherent or scoped)", s));
+}
+
 namespace {
 
 unsigned long long env_number(const char* name, unsigned long long fallback) {
@@ -47,6 +61,9 @@ options from_environment() {
     }
     if (const char* s = std::getenv("CANOPY_EMU_SCHEDULER"); s && *s) {
         o.scheduler = parse_scheduler(s);
+    }
+    if (const char* m = std::getenv("CANOPY_EMU_MEMORY_MODEL"); m && *m) {
+        o.memory_model = parse_memory_model(m);
     }
     o.seed = env_number("CANOPY_EMU_SEED", o.seed);
     o.threads = static_cast<unsigned>(env_number("CANOPY_EMU_THREADS", o.threads));

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 
+#include "canopy/emulator/memory_counters.hpp"
 #include "canopy/emulator/options.hpp"
 #include "canopy/platform/config.hpp"
 #include "canopy/platform/site.hpp"
@@ -23,6 +24,8 @@ struct launch_report {
     std::uint64_t steps = 0;     // fiber switches into work-items
     std::uint64_t digest = 0;    // hash of the interleaving (deterministic scheduler)
     double seconds = 0;
+    std::string memory_model = "coherent"; // "coherent", "scoped (proposed)", "scoped (original)", "custom"
+    memory_counters memory;                // the scoped-cache model's counters (zero otherwise)
 };
 
 using kernel_entry = void (*)(const void* kernel);

@@ -27,6 +27,7 @@ struct mm_access {
     std::memory_order order = std::memory_order_relaxed;
     std::memory_order failure_order = std::memory_order_relaxed; // CAS only
     bool is_signed = false;                                      // min/max only
+    bool remote = false; // remote-scope promotion (RSP, Orr et al.): emulator only, litmus and steal-rsp
 };
 
 class memory_model {

@@ -4,13 +4,19 @@
 // variables, so that a failing test can be replayed without recompiling:
 //   CANOPY_EMU_DEVICE=hrf8  CANOPY_EMU_SCHEDULER=deterministic|parallel  CANOPY_EMU_SEED=42
 //   CANOPY_EMU_THREADS=4    CANOPY_EMU_STACK_KIB=64  CANOPY_EMU_SUBGROUP=32|64
+//   CANOPY_EMU_MEMORY_MODEL=coherent|scoped
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 
+#include "canopy/emulator/memory_counters.hpp"
 #include "canopy/emulator/virtual_device.hpp"
+
+namespace canopy::emu {
+class chooser;
+}
 
 namespace canopy::emu {
 
@@ -20,6 +26,14 @@ enum class scheduler_kind {
 };
 
 const char* to_string(scheduler_kind k);
+
+enum class memory_model_kind {
+    coherent, // plain std::atomic semantics (what a CPU gives); both schedulers
+    scoped,   // the scoped-cache model (scoped_cache_model.hpp); deterministic scheduler only
+};
+const char* to_string(memory_model_kind k);
+/// Parses "coherent" / "scoped"; throws canopy::error naming the valid values otherwise.
+memory_model_kind parse_memory_model(const std::string& s);
 /// Parses "deterministic" / "parallel"; throws canopy::error naming the valid values otherwise.
 scheduler_kind parse_scheduler(const std::string& s);
 
@@ -37,6 +51,13 @@ struct options {
     // Deterministic scheduler: yield at canopy::ld / canopy::st too (not only at atomics), so plain
     // accesses interleave as freely as they can on a GPU.
     bool yield_at_plain_access = true;
+    // Deterministic scheduler: draw choices from this chooser instead of a generator seeded with `seed`
+    // (the litmus runner's exhaustive mode; the scoped-cache model shares it).
+    chooser* choices = nullptr;
+    // The memory model of launches that do not bring their own, and its knobs.
+    memory_model_kind memory_model = memory_model_kind::coherent;
+    bool rsp_original_scheme = false; // scoped model: RSP Table 3's original column instead of proposed
+    cost_table costs;
 };
 
 /// The options the next launch uses (initialized from the environment on first use).

@@ -1,0 +1,118 @@
+// canopy/emulator/scoped_cache_model.hpp — the scoped-cache memory model (SCM).
+//
+// The hardware model of Wickerson et al., "Remote-scope promotion: clarified, rectified, and
+// verified" (OOPSLA'15) §5.1-5.3, which is also Hower et al.'s example system (HRF §3.2) and how AMD
+// GPUs behave: one L1 per compute unit with an entry per location (value, clean/dirty, valid/invalid),
+// and an L2 that stands for device memory (here: the real memory the buffers live in). Environment
+// transitions - flush a dirty entry, evict a clean one, fetch any location into any L1 - fire at
+// random (from the run's chooser) before every access, so every interleaving of cache traffic the
+// model allows can happen. Operations compile to cache actions by scope and order (docs/memory-model.md
+// has the table): narrow scopes (sub-group, work-group) act on the L1 the work-group shares; device
+// scope bypasses the L1 (writing back the accessor's own dirty copy first, dropping it after a store);
+// acquire invalidates the own L1 *after* the access; release flushes it *before*; device-scope RMWs
+// happen at L2. Remote (RSP) operations follow the paper's Table 3 "proposed" column, or with
+// scheme::original the "original" one, which reproduces the paper's two bugs.
+//
+// Synchronous flushes stand for the paper's FIFO markers: a flush writes back every dirty entry of
+// the L1 before the issuing work-item continues; partially flushed states are still observable
+// because the environment may flush any entry at any earlier time.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "canopy/emulator/chooser.hpp"
+#include "canopy/emulator/memory_counters.hpp"
+#include "canopy/emulator/memory_model.hpp"
+
+namespace canopy::emu {
+
+enum class rsp_scheme { proposed, original };
+const char* to_string(rsp_scheme s);
+rsp_scheme parse_scheme(const std::string& s); // throws canopy::error naming the valid values
+
+class scoped_cache_model final : public memory_model {
+  public:
+    /// `choices` decides the environment transitions (share the scheduler's chooser for replay).
+    scoped_cache_model(unsigned compute_units, chooser& choices, rsp_scheme scheme = rsp_scheme::proposed,
+                       cost_table costs = {});
+
+    std::uint64_t load(work_item& w, const mm_access& a) override;
+    void store(work_item& w, const mm_access& a, std::uint64_t value) override;
+    std::uint64_t rmw(work_item& w, const mm_access& a, mm_rmw op, std::uint64_t operand,
+                      std::uint64_t desired, bool* cas_ok) override;
+    void fence(work_item& w, canopy::scope s, std::memory_order o) override;
+    std::uint64_t plain_load(work_item& w, const void* p, unsigned size) override;
+    void plain_store(work_item& w, void* p, unsigned size, std::uint64_t value) override;
+    void barrier(unsigned cu) override;
+    void kernel_end() override;
+
+    const memory_counters& counters() const { return counters_; }
+    /// The probability-like knob of environment activity: before each access, an environment
+    /// transition fires when pick(denominator) == 0 (1: always, 2: half the time).
+    void set_environment_rate(unsigned denominator) { env_rate_ = denominator ? denominator : 1; }
+
+  private:
+    struct entry {
+        std::uintptr_t addr;
+        unsigned size;
+        std::uint64_t value;
+        bool dirty;
+        bool valid;
+    };
+    struct l1_cache {
+        std::vector<entry> entries; // insertion order: iteration never depends on addresses
+        std::unordered_map<std::uintptr_t, std::size_t> index;
+        unsigned rmw_holder = 0; // 0: unlocked; else 1 + the holder's global work-item id
+        std::uint64_t cycles = 0;
+    };
+
+    static bool device_scope(canopy::scope s) {
+        return s == canopy::scope::device || s == canopy::scope::system;
+    }
+    static bool acquires(std::memory_order o);
+    static bool releases(std::memory_order o);
+    static unsigned who(const work_item& w);
+
+    void environment(work_item& w);
+    void between(work_item& w);
+    entry* find(l1_cache& c, std::uintptr_t addr);
+    void erase(l1_cache& c, std::uintptr_t addr);
+    void write_back(l1_cache& c, entry& e);
+    std::uint64_t memory_read(std::uintptr_t addr, unsigned size) const;
+    void memory_write(std::uintptr_t addr, unsigned size, std::uint64_t v) const;
+    void note_location(std::uintptr_t addr, unsigned size);
+
+    std::uint64_t l1_load(work_item& w, std::uintptr_t addr, unsigned size);
+    void l1_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v);
+    void prepare_l2(work_item& w, std::uintptr_t addr, unsigned size); // write back own dirty copy
+    std::uint64_t l2_load(work_item& w, std::uintptr_t addr, unsigned size);
+    void l2_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v);
+    void flush_own(work_item& w);
+    void flush_all(work_item& w);
+    void invalidate_own(work_item& w);
+    void invalidate_all(work_item& w);
+    void lock_rmw_all(work_item& w);
+    void unlock_rmw_all(work_item& w);
+    void wait_rmw_ready(work_item& w);
+    void lock_l2(work_item& w, std::uintptr_t addr);
+    void unlock_l2(std::uintptr_t addr);
+    void wait_l2_ready(work_item& w, std::uintptr_t addr);
+    void charge(const work_item& w, std::uint64_t cycles);
+    void count_atomic(const mm_access& a);
+
+    std::vector<l1_cache> l1_;
+    chooser& choices_;
+    rsp_scheme scheme_;
+    cost_table costs_;
+    unsigned env_rate_ = 2;
+    std::vector<std::pair<std::uintptr_t, unsigned>> locations_; // every location seen, first-use order
+    std::unordered_map<std::uintptr_t, std::size_t> location_index_;
+    // original scheme only: location -> (holder: 1 + global work-item id, holder's CU)
+    std::unordered_map<std::uintptr_t, std::pair<unsigned, unsigned>> l2_locks_;
+    memory_counters counters_;
+};
+
+} // namespace canopy::emu

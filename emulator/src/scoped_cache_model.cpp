@@ -1,0 +1,691 @@
+#include "canopy/emulator/scoped_cache_model.hpp"
+
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "canopy/emulator/work_item.hpp"
+#include "canopy/platform/error.hpp"
+
+namespace canopy::emu {
+
+const char* to_string(rsp_scheme s) { return s == rsp_scheme::proposed ? "proposed" : "original"; }
+
+rsp_scheme parse_scheme(const std::string& s) {
+    if (s == "proposed") {
+        return rsp_scheme::proposed;
+    }
+    if (s == "original") {
+        return rsp_scheme::original;
+    }
+    throw canopy::error(fmt::format("unknown RSP scheme '{}' (use proposed or original)", s));
+}
+
+namespace {
+
+std::uint64_t mask_of(unsigned size) { return size >= 8 ? ~0ULL : (1ULL << (8 * size)) - 1; }
+
+std::int64_t as_signed(std::uint64_t v, unsigned size) {
+    if (size >= 8) {
+        return static_cast<std::int64_t>(v);
+    }
+    const unsigned shift = 64 - 8 * size;
+    return static_cast<std::int64_t>(v << shift) >> shift;
+}
+
+std::uint64_t apply(mm_rmw op, std::uint64_t old, std::uint64_t v, unsigned size, bool is_signed) {
+    const std::uint64_t m = mask_of(size);
+    switch (op) {
+    case mm_rmw::add: return (old + v) & m;
+    case mm_rmw::sub: return (old - v) & m;
+    case mm_rmw::and_: return old & v;
+    case mm_rmw::or_: return old | v;
+    case mm_rmw::xor_: return old ^ v;
+    case mm_rmw::min:
+        if (is_signed) {
+            return as_signed(v, size) < as_signed(old, size) ? v : old;
+        }
+        return (v & m) < (old & m) ? v : old;
+    case mm_rmw::max:
+        if (is_signed) {
+            return as_signed(v, size) > as_signed(old, size) ? v : old;
+        }
+        return (v & m) > (old & m) ? v : old;
+    case mm_rmw::exchange: return v;
+    case mm_rmw::cas: return old; // decided by the caller
+    }
+    return old;
+}
+
+std::size_t order_index(std::memory_order o) { return static_cast<std::size_t>(o); }
+
+} // namespace
+
+// ---- cost table and counters --------------------------------------------------------------------
+
+bool cost_table::set(const std::string& name, std::uint64_t cycles) {
+    bool found = false;
+    const auto assign = [&](const char* n, std::uint64_t& field) {
+        if (name == n) {
+            field = cycles;
+            found = true;
+        }
+    };
+    assign("l1_hit", l1_hit);
+    assign("l1_fill", l1_fill);
+    assign("l2_access", l2_access);
+    assign("flush_base", flush_base);
+    assign("line_writeback", line_writeback);
+    assign("invalidate", invalidate);
+    assign("remote_per_cu", remote_per_cu);
+    assign("rmw_lock", rmw_lock);
+    return found;
+}
+
+void cost_table::for_each(const std::function<void(const char*, std::uint64_t)>& f) const {
+    f("l1_hit", l1_hit);
+    f("l1_fill", l1_fill);
+    f("l2_access", l2_access);
+    f("flush_base", flush_base);
+    f("line_writeback", line_writeback);
+    f("invalidate", invalidate);
+    f("remote_per_cu", remote_per_cu);
+    f("rmw_lock", rmw_lock);
+}
+
+memory_counters& memory_counters::operator+=(const memory_counters& o) {
+    flushes_own += o.flushes_own;
+    flushes_remote += o.flushes_remote;
+    invalidations_own += o.invalidations_own;
+    invalidations_remote += o.invalidations_remote;
+    lines_written_back += o.lines_written_back;
+    l1_hits += o.l1_hits;
+    l1_misses += o.l1_misses;
+    l2_accesses += o.l2_accesses;
+    remote_ops += o.remote_ops;
+    env_flushes += o.env_flushes;
+    env_evictions += o.env_evictions;
+    env_fetches += o.env_fetches;
+    plain_loads += o.plain_loads;
+    plain_stores += o.plain_stores;
+    for (std::size_t s = 0; s < 4; ++s) {
+        for (std::size_t k = 0; k < 6; ++k) {
+            atomics[s][k] += o.atomics[s][k];
+            fences[s][k] += o.fences[s][k];
+        }
+    }
+    cycles_total += o.cycles_total;
+    cycles_max_cu += o.cycles_max_cu;
+    return *this;
+}
+
+void memory_counters::for_each(const std::function<void(const std::string&, std::uint64_t)>& f) const {
+    f("flushes_own", flushes_own);
+    f("flushes_remote", flushes_remote);
+    f("invalidations_own", invalidations_own);
+    f("invalidations_remote", invalidations_remote);
+    f("lines_written_back", lines_written_back);
+    f("l1_hits", l1_hits);
+    f("l1_misses", l1_misses);
+    f("l2_accesses", l2_accesses);
+    f("remote_ops", remote_ops);
+    f("env_flushes", env_flushes);
+    f("env_evictions", env_evictions);
+    f("env_fetches", env_fetches);
+    f("plain_loads", plain_loads);
+    f("plain_stores", plain_stores);
+    static const char* scopes[] = {"subgroup", "workgroup", "device", "system"};
+    static const char* orders[] = {"relaxed", "consume", "acquire", "release", "acq_rel", "seq_cst"};
+    for (std::size_t s = 0; s < 4; ++s) {
+        for (std::size_t k = 0; k < 6; ++k) {
+            if (atomics[s][k]) {
+                f(fmt::format("atomics.{}.{}", scopes[s], orders[k]), atomics[s][k]);
+            }
+        }
+    }
+    for (std::size_t s = 0; s < 4; ++s) {
+        for (std::size_t k = 0; k < 6; ++k) {
+            if (fences[s][k]) {
+                f(fmt::format("fences.{}.{}", scopes[s], orders[k]), fences[s][k]);
+            }
+        }
+    }
+    f("cycles_total", cycles_total);
+    f("cycles_max_cu", cycles_max_cu);
+}
+
+// ---- the model ----------------------------------------------------------------------------------
+
+scoped_cache_model::scoped_cache_model(unsigned compute_units, chooser& choices, rsp_scheme scheme,
+                                       cost_table costs)
+    : l1_(compute_units), choices_(choices), scheme_(scheme), costs_(costs) {}
+
+bool scoped_cache_model::acquires(std::memory_order o) {
+    return o == std::memory_order_acquire || o == std::memory_order_consume ||
+           o == std::memory_order_acq_rel || o == std::memory_order_seq_cst;
+}
+bool scoped_cache_model::releases(std::memory_order o) {
+    return o == std::memory_order_release || o == std::memory_order_acq_rel || o == std::memory_order_seq_cst;
+}
+unsigned scoped_cache_model::who(const work_item& w) { return w.block * w.block_dim + w.thread + 1; }
+
+void scoped_cache_model::charge(const work_item& w, std::uint64_t cycles) {
+    l1_[w.cu].cycles += cycles;
+    counters_.cycles_total += cycles;
+}
+
+void scoped_cache_model::count_atomic(const mm_access& a) {
+    ++counters_.atomics[static_cast<std::size_t>(a.scope)][order_index(a.order)];
+    if (a.remote) {
+        ++counters_.remote_ops;
+    }
+}
+
+scoped_cache_model::entry* scoped_cache_model::find(l1_cache& c, std::uintptr_t addr) {
+    auto it = c.index.find(addr);
+    return it == c.index.end() ? nullptr : &c.entries[it->second];
+}
+
+void scoped_cache_model::erase(l1_cache& c, std::uintptr_t addr) {
+    auto it = c.index.find(addr);
+    if (it == c.index.end()) {
+        return;
+    }
+    const std::size_t i = it->second;
+    c.index.erase(it);
+    // Keep insertion order (determinism): shift the tail down.
+    c.entries.erase(c.entries.begin() + static_cast<std::ptrdiff_t>(i));
+    for (std::size_t j = i; j < c.entries.size(); ++j) {
+        c.index[c.entries[j].addr] = j;
+    }
+}
+
+std::uint64_t scoped_cache_model::memory_read(std::uintptr_t addr, unsigned size) const {
+    std::uint64_t v = 0;
+    std::memcpy(&v, reinterpret_cast<const void*>(addr), size);
+    return v;
+}
+
+void scoped_cache_model::memory_write(std::uintptr_t addr, unsigned size, std::uint64_t v) const {
+    std::memcpy(reinterpret_cast<void*>(addr), &v, size);
+}
+
+void scoped_cache_model::write_back(l1_cache&, entry& e) {
+    memory_write(e.addr, e.size, e.value);
+    e.dirty = false;
+    ++counters_.lines_written_back;
+}
+
+void scoped_cache_model::note_location(std::uintptr_t addr, unsigned size) {
+    if (location_index_.emplace(addr, locations_.size()).second) {
+        locations_.emplace_back(addr, size);
+    }
+}
+
+// Environment transitions (RSP Table 2), at most one before each access: flush a dirty entry, evict a
+// clean one, or fetch any location the kernel has touched into any L1 whose copy is not dirty. The
+// choice is (whether, kind, CU, which), all from the chooser, so a seed replays it and the DFS
+// chooser enumerates it.
+void scoped_cache_model::environment(work_item& w) {
+    (void)w;
+    if (choices_.pick(env_rate_) != 0) {
+        return;
+    }
+    const std::uint64_t kind = choices_.pick(3);
+    const auto cu = static_cast<unsigned>(choices_.pick(l1_.size()));
+    l1_cache& c = l1_[cu];
+    // Original scheme: a location locked in L2 is frozen for every CU but the holder's.
+    const auto l2_locked_elsewhere = [&](std::uintptr_t addr) {
+        auto it = l2_locks_.find(addr);
+        return it != l2_locks_.end() && it->second.second != cu;
+    };
+    if (kind == 0 || kind == 1) {
+        if (c.entries.empty()) {
+            return;
+        }
+        entry& e = c.entries[choices_.pick(c.entries.size())];
+        if (kind == 0 && e.dirty && !l2_locked_elsewhere(e.addr)) {
+            write_back(c, e);
+            ++counters_.env_flushes;
+        } else if (kind == 1 && !e.dirty) {
+            erase(c, e.addr);
+            ++counters_.env_evictions;
+        }
+        return;
+    }
+    if (locations_.empty()) {
+        return;
+    }
+    const auto [addr, size] = locations_[choices_.pick(locations_.size())];
+    entry* e = find(c, addr);
+    if ((e && e->dirty) || l2_locked_elsewhere(addr)) {
+        return;
+    }
+    const std::uint64_t v = memory_read(addr, size);
+    if (e) {
+        *e = entry{addr, size, v, false, true};
+    } else {
+        c.index[addr] = c.entries.size();
+        c.entries.push_back(entry{addr, size, v, false, true});
+    }
+    ++counters_.env_fetches;
+}
+
+// Between two instructions of one compiled sequence other work-items and the environment may act,
+// as in the RSP machine, where each instruction is a separate transition.
+void scoped_cache_model::between(work_item& w) {
+    yield(w);
+    environment(w);
+}
+
+std::uint64_t scoped_cache_model::l1_load(work_item& w, std::uintptr_t addr, unsigned size) {
+    l1_cache& c = l1_[w.cu];
+    entry* e = find(c, addr);
+    if (e && e->size != size) { // one location, one size: re-home it
+        if (e->dirty) {
+            write_back(c, *e);
+        }
+        erase(c, addr);
+        e = nullptr;
+    }
+    if (e && e->valid) {
+        ++counters_.l1_hits;
+        charge(w, costs_.l1_hit);
+        return e->value;
+    }
+    // A miss: a dirty-but-invalidated entry must be written back before the line can be re-fetched
+    // (RSP: it blocks FETCH until flushed); then fetch from L2.
+    if (e && e->dirty) {
+        write_back(c, *e);
+    }
+    ++counters_.l1_misses;
+    charge(w, costs_.l1_fill);
+    const std::uint64_t v = memory_read(addr, size);
+    if (e) {
+        *e = entry{addr, size, v, false, true};
+    } else {
+        c.index[addr] = c.entries.size();
+        c.entries.push_back(entry{addr, size, v, false, true});
+    }
+    return v;
+}
+
+void scoped_cache_model::l1_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v) {
+    l1_cache& c = l1_[w.cu];
+    entry* e = find(c, addr);
+    if (e && e->size != size) {
+        if (e->dirty) {
+            write_back(c, *e);
+        }
+        erase(c, addr);
+        e = nullptr;
+    }
+    charge(w, costs_.l1_hit);
+    if (e) {
+        *e = entry{addr, size, v & mask_of(size), true, true}; // write-allocate, dirty, valid
+    } else {
+        c.index[addr] = c.entries.size();
+        c.entries.push_back(entry{addr, size, v & mask_of(size), true, true});
+    }
+}
+
+void scoped_cache_model::prepare_l2(work_item& w, std::uintptr_t addr, unsigned) {
+    // Per-location coherence: an access performed at L2 must not be overtaken by the accessor's own
+    // older store still dirty in its L1 (RSP's INC_L2 blocks on a dirty entry until it is flushed).
+    l1_cache& c = l1_[w.cu];
+    if (entry* e = find(c, addr); e && e->dirty) {
+        write_back(c, *e);
+    }
+    wait_l2_ready(w, addr);
+}
+
+std::uint64_t scoped_cache_model::l2_load(work_item& w, std::uintptr_t addr, unsigned size) {
+    prepare_l2(w, addr, size);
+    ++counters_.l2_accesses;
+    charge(w, costs_.l2_access);
+    return memory_read(addr, size);
+}
+
+void scoped_cache_model::l2_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v) {
+    prepare_l2(w, addr, size);
+    ++counters_.l2_accesses;
+    charge(w, costs_.l2_access);
+    memory_write(addr, size, v);
+    erase(l1_[w.cu], addr); // the own copy is stale now; other CUs' copies stay stale, as on a GPU
+}
+
+void scoped_cache_model::flush_own(work_item& w) {
+    l1_cache& c = l1_[w.cu];
+    std::uint64_t lines = 0;
+    for (auto& e : c.entries) {
+        if (e.dirty) {
+            write_back(c, e);
+            ++lines;
+        }
+    }
+    ++counters_.flushes_own;
+    charge(w, costs_.flush_base + lines * costs_.line_writeback);
+}
+
+void scoped_cache_model::flush_all(work_item& w) {
+    std::uint64_t lines = 0;
+    for (auto& c : l1_) {
+        for (auto& e : c.entries) {
+            if (e.dirty) {
+                write_back(c, e);
+                ++lines;
+            }
+        }
+    }
+    ++counters_.flushes_remote;
+    charge(w, costs_.flush_base + lines * costs_.line_writeback + costs_.remote_per_cu * l1_.size());
+}
+
+void scoped_cache_model::invalidate_own(work_item& w) {
+    for (auto& e : l1_[w.cu].entries) {
+        e.valid = false; // value and dirtiness are kept (RSP Table 1)
+    }
+    ++counters_.invalidations_own;
+    charge(w, costs_.invalidate);
+}
+
+void scoped_cache_model::invalidate_all(work_item& w) {
+    for (auto& c : l1_) {
+        for (auto& e : c.entries) {
+            e.valid = false;
+        }
+    }
+    ++counters_.invalidations_remote;
+    charge(w, costs_.invalidate + costs_.remote_per_cu * l1_.size());
+}
+
+void scoped_cache_model::wait_rmw_ready(work_item& w) {
+    while (l1_[w.cu].rmw_holder != 0 && l1_[w.cu].rmw_holder != who(w)) {
+        yield(w); // another work-item holds the device-wide RMW locks (a remote RMW or store)
+    }
+}
+
+void scoped_cache_model::lock_rmw_all(work_item& w) {
+    for (;;) {
+        bool ready = true;
+        for (const auto& c : l1_) {
+            ready = ready && (c.rmw_holder == 0 || c.rmw_holder == who(w));
+        }
+        if (ready) {
+            break;
+        }
+        yield(w);
+    }
+    for (auto& c : l1_) {
+        c.rmw_holder = who(w);
+    }
+    charge(w, costs_.rmw_lock);
+}
+
+void scoped_cache_model::unlock_rmw_all(work_item&) {
+    for (auto& c : l1_) {
+        c.rmw_holder = 0;
+    }
+}
+
+void scoped_cache_model::wait_l2_ready(work_item& w, std::uintptr_t addr) {
+    for (;;) {
+        auto it = l2_locks_.find(addr);
+        if (it == l2_locks_.end() || it->second.first == who(w)) {
+            return;
+        }
+        yield(w);
+    }
+}
+
+void scoped_cache_model::lock_l2(work_item& w, std::uintptr_t addr) {
+    wait_l2_ready(w, addr);
+    l2_locks_[addr] = {who(w), w.cu};
+}
+
+void scoped_cache_model::unlock_l2(std::uintptr_t addr) { l2_locks_.erase(addr); }
+
+// ---- operations ---------------------------------------------------------------------------------
+//
+// Row numbers refer to RSP Table 3 (docs/memory-model.md). "Device scope" includes system scope: one
+// device, and its L2 stands for memory.
+
+std::uint64_t scoped_cache_model::plain_load(work_item& w, const void* p, unsigned size) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    note_location(addr, size);
+    environment(w);
+    ++counters_.plain_loads;
+    return l1_load(w, addr, size); // row 1
+}
+
+void scoped_cache_model::plain_store(work_item& w, void* p, unsigned size, std::uint64_t value) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    note_location(addr, size);
+    environment(w);
+    ++counters_.plain_stores;
+    l1_store(w, addr, size, value); // row 4
+}
+
+std::uint64_t scoped_cache_model::load(work_item& w, const mm_access& a) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(a.address);
+    note_location(addr, a.size);
+    environment(w);
+    count_atomic(a);
+    if (!device_scope(a.scope)) {
+        return l1_load(w, addr, a.size); // row 1: the work-group's L1 is where it agrees
+    }
+    const bool acq = acquires(a.order);
+    if (a.remote) {
+        if (scheme_ == rsp_scheme::proposed) { // row 3: LD; FLU_L1 DV; INV_L1 WG
+            const std::uint64_t v = l2_load(w, addr, a.size);
+            between(w);
+            flush_all(w);
+            between(w);
+            invalidate_own(w);
+            return v;
+        }
+        lock_l2(w, addr); // original row 3: LK_L2 x; FLU_L1 DV; INV_L1 WG; LD; UL_L2 x
+        between(w);
+        flush_all(w);
+        between(w);
+        invalidate_own(w);
+        between(w);
+        const std::uint64_t v = l2_load(w, addr, a.size);
+        between(w);
+        unlock_l2(addr);
+        return v;
+    }
+    if (acq && scheme_ == rsp_scheme::original) { // original row 2: INV_L1 WG; LD (bug 1)
+        invalidate_own(w);
+        between(w); // here the environment can re-fetch stale data: RSP Fig. 4
+        return l2_load(w, addr, a.size);
+    }
+    const std::uint64_t v = l2_load(w, addr, a.size); // row 2: LD; then INV_L1 WG (after: RSP §5.5.1)
+    between(w);
+    if (acq) {
+        invalidate_own(w);
+    }
+    return v;
+}
+
+void scoped_cache_model::store(work_item& w, const mm_access& a, std::uint64_t value) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(a.address);
+    note_location(addr, a.size);
+    environment(w);
+    count_atomic(a);
+    if (!device_scope(a.scope)) {
+        l1_store(w, addr, a.size, value); // row 4
+        return;
+    }
+    if (a.remote) {
+        if (scheme_ == rsp_scheme::proposed) {
+            // row 6: LK_rmw DV; FLU_L1 DV; INV_L1 DV; ST; FLU_L1 WG; INV_L1 DV; UL_rmw DV
+            lock_rmw_all(w);
+            between(w);
+            flush_all(w);
+            between(w);
+            invalidate_all(w);
+            between(w);
+            l2_store(w, addr, a.size, value);
+            between(w);
+            flush_own(w);
+            between(w);
+            invalidate_all(w);
+            between(w);
+            unlock_rmw_all(w);
+            return;
+        }
+        // original row 6: LK_L2 x; FLU_L1 WG; ST; INV_L1 DV; UL_L2 x (bug 2: others' dirty increments
+        // survive the invalidate and are flushed over the stored value)
+        lock_l2(w, addr);
+        between(w);
+        flush_own(w);
+        between(w);
+        l2_store(w, addr, a.size, value);
+        between(w);
+        invalidate_all(w);
+        between(w);
+        unlock_l2(addr);
+        return;
+    }
+    if (releases(a.order)) { // row 5: FLU_L1 WG; ST
+        flush_own(w);
+        between(w);
+    }
+    l2_store(w, addr, a.size, value);
+}
+
+std::uint64_t scoped_cache_model::rmw(work_item& w, const mm_access& a, mm_rmw op, std::uint64_t operand,
+                                      std::uint64_t desired, bool* cas_ok) {
+    const auto addr = reinterpret_cast<std::uintptr_t>(a.address);
+    const std::uint64_t m = mask_of(a.size);
+    note_location(addr, a.size);
+    environment(w);
+    count_atomic(a);
+    bool ok = true;
+    const auto compute = [&](std::uint64_t old) {
+        if (op == mm_rmw::cas) {
+            ok = (old & m) == (operand & m);
+            return ok ? desired & m : old;
+        }
+        return apply(op, old, operand, a.size, a.is_signed) & m;
+    };
+    std::uint64_t old = 0;
+    if (!device_scope(a.scope)) { // row 7: INC_L1, under the work-group's RMW lock
+        wait_rmw_ready(w);
+        old = l1_load(w, addr, a.size);
+        const std::uint64_t nv = compute(old);
+        if (op != mm_rmw::cas || ok) {
+            l1_store(w, addr, a.size, nv);
+        }
+    } else {
+        const auto at_l2 = [&] { // INC_L2: at L2, after dropping the own (written-back) copy
+            prepare_l2(w, addr, a.size);
+            if (entry* e = find(l1_[w.cu], addr)) {
+                e->valid = false;
+            }
+            ++counters_.l2_accesses;
+            charge(w, costs_.l2_access);
+            const std::uint64_t o = memory_read(addr, a.size);
+            const std::uint64_t nv = compute(o);
+            if (op != mm_rmw::cas || ok) {
+                memory_write(addr, a.size, nv);
+            }
+            return o;
+        };
+        if (a.remote) {
+            if (scheme_ == rsp_scheme::proposed) {
+                // row 9: LK_rmw DV; FLU_L1 DV; INV_L1 DV; INC_L2; FLU_L1 DV; INV_L1 DV; UL_rmw DV
+                lock_rmw_all(w);
+                between(w);
+                flush_all(w);
+                between(w);
+                invalidate_all(w);
+                between(w);
+                old = at_l2();
+                between(w);
+                flush_all(w);
+                between(w);
+                invalidate_all(w);
+                between(w);
+                unlock_rmw_all(w);
+            } else {
+                // original row 9: LK_rmw DV; LK_L2 x; FLU_L1 DV; INV_L1 WG; INC_L2; INV_L1 DV; UL_L2; UL_rmw
+                lock_rmw_all(w);
+                between(w);
+                lock_l2(w, addr);
+                between(w);
+                flush_all(w);
+                between(w);
+                invalidate_own(w);
+                between(w);
+                old = at_l2();
+                between(w);
+                invalidate_all(w);
+                between(w);
+                unlock_l2(addr);
+                between(w);
+                unlock_rmw_all(w);
+            }
+        } else {
+            if (releases(a.order)) { // row 8: FLU_L1 WG; INC_L2; INV_L1 WG
+                flush_own(w);
+                between(w);
+            }
+            if (scheme_ == rsp_scheme::original && acquires(a.order)) {
+                invalidate_own(w); // original row 8: the invalidate precedes the RMW (bug 1 again)
+                between(w);
+                wait_rmw_ready(w);
+                old = at_l2();
+            } else {
+                wait_rmw_ready(w);
+                old = at_l2();
+                const bool acq = op == mm_rmw::cas && !ok ? acquires(a.failure_order) : acquires(a.order);
+                if (acq) {
+                    between(w);
+                    invalidate_own(w);
+                }
+            }
+        }
+    }
+    if (cas_ok) {
+        *cas_ok = ok;
+    }
+    return old;
+}
+
+void scoped_cache_model::fence(work_item& w, canopy::scope s, std::memory_order o) {
+    environment(w);
+    ++counters_.fences[static_cast<std::size_t>(s)][order_index(o)];
+    if (!device_scope(s)) {
+        return; // the work-group's L1 is shared: nothing to flush or invalidate
+    }
+    if (releases(o)) {
+        flush_own(w);
+    }
+    if (acquires(o)) {
+        invalidate_own(w);
+    }
+}
+
+void scoped_cache_model::barrier(unsigned) {
+    // A work-group barrier orders at work-group scope, where the shared L1 already agrees.
+}
+
+void scoped_cache_model::kernel_end() {
+    // The kernel's end makes everything it wrote visible to the host: write every L1 back.
+    for (auto& c : l1_) {
+        for (auto& e : c.entries) {
+            if (e.dirty) {
+                write_back(c, e);
+            }
+        }
+        c.entries.clear();
+        c.index.clear();
+        counters_.cycles_max_cu = std::max(counters_.cycles_max_cu, c.cycles);
+        c.cycles = 0;
+    }
+    l2_locks_.clear();
+}
+
+} // namespace canopy::emu
