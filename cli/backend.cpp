@@ -52,6 +52,8 @@ void configure_emulator(const emulator_settings& s) {
     o.scheduler = emu::parse_scheduler(s.scheduler);
     o.seed = s.seed;
     o.threads = s.threads;
+    o.memory_model = emu::parse_memory_model(s.memory_model);
+    o.rsp_original_scheme = s.scheme == "original";
 #else
     (void)s;
 #endif
@@ -140,6 +142,11 @@ relay_result run_relay(unsigned block, unsigned laps) {
     r.fiber_switches = rep.steps;
     r.digest = rep.digest;
     r.threads = rep.threads;
+    r.memory_model = rep.memory_model;
+    if (rep.memory_model != "coherent") {
+        rep.memory.for_each(
+            [&](const std::string& k, std::uint64_t v) { r.memory_counters.emplace_back(k, v); });
+    }
 #endif
     return r;
 }

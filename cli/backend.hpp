@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace canopy::cli {
@@ -33,6 +34,8 @@ struct emulator_settings {
     std::string scheduler = "deterministic";
     unsigned long long seed = 1;
     unsigned threads = 0;
+    std::string memory_model = "coherent"; // or "scoped": the scoped-cache model
+    std::string scheme = "proposed";       // scoped model: RSP Table 3 column
 };
 /// Installs the settings as the emulator's options (nothing on GPU backends).
 void configure_emulator(const emulator_settings& s);
@@ -46,6 +49,8 @@ struct relay_result {
     std::string scheduler;
     unsigned long long seed = 0, fiber_switches = 0, digest = 0;
     unsigned threads = 0;
+    std::string memory_model;
+    std::vector<std::pair<std::string, unsigned long long>> memory_counters; // scoped model only
 };
 /// The demo: a token relayed around every resident work-group `laps` times (cli/backend.cpp).
 relay_result run_relay(unsigned block, unsigned laps);

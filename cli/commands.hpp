@@ -15,6 +15,9 @@ using action = std::function<int()>;
 
 action add_info(CLI::App& app);
 action add_demo(CLI::App& app);
+#if defined(CANOPY_WITH_LITMUS)
+action add_litmus(CLI::App& app); // emulator only: the scoped-cache model runs the tests
+#endif
 
 /// The emulator's flags (--device, --subgroup, --scheduler, --seed, --threads) for subcommands that
 /// run or describe the emulator; apply() installs them. GPU backends have none of them.

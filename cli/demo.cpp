@@ -34,6 +34,22 @@ int run_demo(const demo_options& o) {
             j["threads"] = r.threads;
             j["fiber_switches"] = r.fiber_switches;
             j["interleaving_digest"] = fmt::format("{:016x}", r.digest);
+            j["memory_model"] = r.memory_model;
+            if (!r.memory_counters.empty()) {
+                nlohmann::json m = nlohmann::json::object();
+                for (const auto& [k, v] : r.memory_counters) {
+                    m[k] = v;
+                }
+                j["memory"] = m;
+            }
+            j["memory_model"] = r.memory_model;
+            if (!r.memory_counters.empty()) {
+                nlohmann::json m = nlohmann::json::object();
+                for (const auto& [k, v] : r.memory_counters) {
+                    m[k] = v;
+                }
+                j["memory"] = m;
+            }
         }
         std::puts(j.dump(2).c_str());
     } else {
@@ -45,6 +61,14 @@ int run_demo(const demo_options& o) {
                 "emulator: {} scheduler, seed {}, {} OS thread(s), {} fiber switches, interleaving digest "
                 "{:016x}\n",
                 r.scheduler, r.seed, r.threads, r.fiber_switches, r.digest);
+            fmt::print("memory model: {}\n", r.memory_model);
+            if (!r.memory_counters.empty()) {
+                std::string line;
+                for (const auto& [k, v] : r.memory_counters) {
+                    line += fmt::format(" {}={}", k, v);
+                }
+                fmt::print(" {}\n", line);
+            }
         }
         fmt::print("{:.3f} s\n", r.seconds);
     }

@@ -28,6 +28,14 @@ void emulator_flags::add_to(CLI::App& sub, bool runs_kernels) {
             ->default_val(settings_.seed);
         sub.add_option("--threads", settings_.threads, "OS threads of the parallel scheduler (0: all cores)")
             ->default_val(settings_.threads);
+        sub.add_option("--memory-model", settings_.memory_model,
+                       "coherent, or scoped: the scoped-cache model (deterministic scheduler only)")
+            ->check(CLI::IsMember({"coherent", "scoped"}))
+            ->default_val(settings_.memory_model);
+        sub.add_option("--scheme", settings_.scheme,
+                       "scoped model: RSP compilation scheme, proposed (sound) or original (buggy)")
+            ->check(CLI::IsMember({"proposed", "original"}))
+            ->default_val(settings_.scheme);
     }
 }
 

@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
     const std::vector<std::pair<const char*, canopy::cli::action>> actions = {
         {"info", canopy::cli::add_info(app)},
         {"demo", canopy::cli::add_demo(app)},
+#if defined(CANOPY_WITH_LITMUS)
+        {"litmus", canopy::cli::add_litmus(app)},
+#endif
     };
     try {
         app.parse(argc, argv);

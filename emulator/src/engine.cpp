@@ -176,7 +176,7 @@ engine::engine(const options& opt, unsigned grid, unsigned block, std::size_t dy
         throw canopy::error("emulator: a memory model runs only under the deterministic scheduler "
                             "(use --scheduler deterministic)");
     }
-    stacks_ = std::make_unique<stack_pool>(opt_.stack_bytes);
+    stacks_ = &stack_pool::shared(opt_.stack_bytes);
 }
 
 engine::~engine() = default;
@@ -376,23 +376,21 @@ void engine::switch_in(worker_state& w, fiber_record& f) {
 #if defined(CANOPY_TSAN)
         f.tsan_fiber = __tsan_create_fiber(0);
 #endif
-        f.fib =
-            ctx::fiber(std::allocator_arg, pooled_stack{stacks_.get(), mem}, [this, &f](ctx::fiber&& sched) {
-                f.sched = std::move(sched);
+        f.fib = ctx::fiber(std::allocator_arg, pooled_stack{stacks_, mem}, [this, &f](ctx::fiber&& sched) {
+            f.sched = std::move(sched);
 #if defined(CANOPY_ASAN)
-                __sanitizer_finish_switch_fiber(nullptr, &f.worker->main_stack_bottom,
-                                                &f.worker->main_stack_size);
+            __sanitizer_finish_switch_fiber(nullptr, &f.worker->main_stack_bottom,
+                                            &f.worker->main_stack_size);
 #endif
-                fiber_main(f);
+            fiber_main(f);
 #if defined(CANOPY_ASAN)
-                // nullptr: this fiber will not come back, so ASan may free its fake stack.
-                __sanitizer_start_switch_fiber(nullptr, f.worker->main_stack_bottom,
-                                               f.worker->main_stack_size);
+            // nullptr: this fiber will not come back, so ASan may free its fake stack.
+            __sanitizer_start_switch_fiber(nullptr, f.worker->main_stack_bottom, f.worker->main_stack_size);
 #endif
-                // TSan: the switch back to the scheduler's fiber happens in switch_in, after this
-                // frame has returned on the fiber's own shadow stack (switching here unbalances it).
-                return std::move(f.sched);
-            });
+            // TSan: the switch back to the scheduler's fiber happens in switch_in, after this
+            // frame has returned on the fiber's own shadow stack (switching here unbalances it).
+            return std::move(f.sched);
+        });
     }
     current = &f.wi;
 #if defined(CANOPY_ASAN)

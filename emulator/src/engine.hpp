@@ -73,7 +73,7 @@ class engine {
     memory_model* model_;
     std::unique_ptr<memory_model> owned_model_; // the scoped-cache model, when the options ask for it
     unsigned slots_ = 0;
-    std::unique_ptr<stack_pool> stacks_;
+    stack_pool* stacks_ = nullptr; // process-wide, shared by launches
     std::vector<std::unique_ptr<worker_state>> workers_;
     std::atomic<unsigned> next_block_{0};
     random_chooser own_choices_{1}; // deterministic scheduler only (one thread)

@@ -3,8 +3,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "canopy/platform/error.hpp"
@@ -22,6 +24,21 @@ stack_pool::~stack_pool() {
     for (const auto& s : all_) {
         ::munmap(static_cast<char*>(s.base) - page_, s.size + page_);
     }
+}
+
+stack_pool& stack_pool::shared(std::size_t usable_bytes) {
+    static std::mutex m;
+    static std::vector<std::unique_ptr<stack_pool>> pools;
+    std::lock_guard lock(m);
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t rounded = std::max((usable_bytes + page - 1) / page * page, 4 * page);
+    for (auto& p : pools) {
+        if (p->stack_size() == rounded) {
+            return *p;
+        }
+    }
+    pools.push_back(std::make_unique<stack_pool>(usable_bytes));
+    return *pools.back();
 }
 
 stack_memory stack_pool::acquire() {

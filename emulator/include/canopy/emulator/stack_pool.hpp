@@ -23,6 +23,10 @@ class stack_pool {
     stack_pool(const stack_pool&) = delete;
     stack_pool& operator=(const stack_pool&) = delete;
 
+    /// The process-wide pool for stacks of `usable_bytes` (rounded to pages): launches reuse each
+    /// other's stacks, so a launch costs no mmap once the pool is warm. Pools live until exit.
+    static stack_pool& shared(std::size_t usable_bytes);
+
     stack_memory acquire();
     void release(stack_memory s);
     std::size_t stack_size() const { return size_; }

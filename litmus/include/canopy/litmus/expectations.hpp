@@ -1,0 +1,15 @@
+// canopy/litmus/expectations.hpp — verdicts known for tests of herd's corpus.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace canopy::litmus {
+
+/// What the OpenCL+RSP model says of a test's condition, where known: "forbidden" (race-free; no
+/// consistent execution satisfies it: an implementation must never show it), "allowed", or "racy"
+/// (a data race makes every outcome allowed). From Wickerson et al.'s RSP tests as analysed in
+/// notes/scopes-hrf-rsp.md §3.4. nullopt: not known.
+std::optional<std::string> known_verdict(const std::string& test_name);
+
+} // namespace canopy::litmus

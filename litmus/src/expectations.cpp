@@ -1,0 +1,31 @@
+#include "canopy/litmus/expectations.hpp"
+
+#include <map>
+
+namespace canopy::litmus {
+
+std::optional<std::string> known_verdict(const std::string& test_name) {
+    static const std::map<std::string, std::string> verdicts = {
+        {"RSP_Test1", "allowed"},    // IRIW: allowed by release/acquire; both hardware schemes never show it
+        {"RSP_Test2", "forbidden"},  // message passing through a remote load
+        {"RSP_Test3", "forbidden"},  // transitivity through two remote all-scope hops
+        {"RSP_Test4", "racy"},       // races on x and u (file comments)
+        {"RSP_Test5", "forbidden"},  // HRF-indirect transitivity (HRF's E4)
+        {"RSP_Test6", "forbidden"},  // only the hb-latest write is visible
+        {"RSP_Test7", "racy"},       // synchronizing through local memory gives no hb for global accesses
+        {"RSP_Test8", "forbidden"},  // a lock passed work-group -> remote all -> work-group
+        {"RSP_Test9", "racy"},       // z written outside the lock
+        {"RSP_Test10", "forbidden"}, // RMW atomicity with a remote RMW
+        {"RSP_Test11", "allowed"},   // x is 4 or 5 when both saw non-zero: the condition can hold
+        {"RSP_Test12", "racy"},      // a remote device-scope op cannot reach another device
+        {"WSQ1", "forbidden"},       // a steal's remote load sees the pushed task
+        {"WSQ2", "forbidden"},       // pop and steal cannot both take the last task
+    };
+    auto it = verdicts.find(test_name);
+    if (it == verdicts.end()) {
+        return std::nullopt;
+    }
+    return it->second;
+}
+
+} // namespace canopy::litmus
