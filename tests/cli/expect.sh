@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# expect.sh CODE REGEX -- COMMAND...: runs COMMAND, and passes when it exits with CODE and its combined
+# output matches the extended regular expression REGEX. Prints the output on failure.
+set -u
+want=$1; regex=$2; shift 3
+out=$("$@" 2>&1); got=$?
+if [[ $got -ne $want ]]; then
+  printf 'exit code %s, wanted %s, from: %s\n%s\n' "$got" "$want" "$*" "$out"; exit 1
+fi
+if ! grep -Eq -- "$regex" <<<"$out"; then
+  printf 'output does not match /%s/:\n%s\n' "$regex" "$out"; exit 1
+fi
+echo "ok: exit $got, output matches /$regex/"
