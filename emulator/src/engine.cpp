@@ -82,9 +82,9 @@ struct fiber_record {
     ctx::fiber sched; // the scheduler's context, while the work-item runs
     bool started = false;
     worker_state* worker = nullptr;
+    stack_memory stack;
 #if defined(CANOPY_ASAN)
     void* asan_fake = nullptr;
-    stack_memory stack;
 #endif
 #if defined(CANOPY_TSAN)
     void* tsan_fiber = nullptr;
@@ -370,9 +370,7 @@ void engine::switch_in(worker_state& w, fiber_record& f) {
     if (!f.started) {
         f.started = true;
         stack_memory mem = stacks_->acquire();
-#if defined(CANOPY_ASAN)
         f.stack = mem;
-#endif
 #if defined(CANOPY_TSAN)
         f.tsan_fiber = __tsan_create_fiber(0);
 #endif
@@ -387,8 +385,14 @@ void engine::switch_in(worker_state& w, fiber_record& f) {
             // nullptr: this fiber will not come back, so ASan may free its fake stack.
             __sanitizer_start_switch_fiber(nullptr, f.worker->main_stack_bottom, f.worker->main_stack_size);
 #endif
-            // TSan: the switch back to the scheduler's fiber happens in switch_in, after this
-            // frame has returned on the fiber's own shadow stack (switching here unbalances it).
+#if defined(CANOPY_TSAN)
+            // TSan keeps a shadow stack per fiber. A fiber that returns unbalances them (its exit
+            // frames run on one, the scheduler's resume() returns on the other, one frame leaks per
+            // work-item). So a finished fiber parks for good: it switches out like a yield and is
+            // never resumed; switch_in retires it (its stack holds nothing that needs destroying).
+            __tsan_switch_to_fiber(f.worker->tsan_main, 0);
+            f.sched = std::move(f.sched).resume();
+#endif
             return std::move(f.sched);
         });
     }
@@ -408,7 +412,10 @@ void engine::switch_in(worker_state& w, fiber_record& f) {
 #endif
 #if defined(CANOPY_TSAN)
     if (f.wi.state == wi_state::done) {
-        __tsan_switch_to_fiber(f.worker->tsan_main, 0); // the fiber returned without switching
+        // Retire the parked fiber without resuming it: leak the 8-byte handle (a destructor would
+        // unwind it through an unannotated switch) and give its stack back to the pool.
+        new ctx::fiber(std::move(f.fib));
+        stacks_->release(f.stack);
     }
 #endif
     current = nullptr;

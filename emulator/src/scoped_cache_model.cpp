@@ -193,11 +193,13 @@ void scoped_cache_model::erase(l1_cache& c, std::uintptr_t addr) {
     }
     const std::size_t i = it->second;
     c.index.erase(it);
-    // Keep insertion order (determinism): shift the tail down.
-    c.entries.erase(c.entries.begin() + static_cast<std::ptrdiff_t>(i));
-    for (std::size_t j = i; j < c.entries.size(); ++j) {
-        c.index[c.entries[j].addr] = j;
+    // Swap-remove: O(1), and still independent of addresses (the order is a function of the history
+    // of accesses alone), which keeps runs replayable.
+    if (i + 1 != c.entries.size()) {
+        c.entries[i] = c.entries.back();
+        c.index[c.entries[i].addr] = i;
     }
+    c.entries.pop_back();
 }
 
 std::uint64_t scoped_cache_model::memory_read(std::uintptr_t addr, unsigned size) const {
