@@ -133,6 +133,8 @@ struct worker_state {
     std::atomic<bool> stalled{false};
     std::atomic<bool> active{true};
     std::uint64_t steps = 0;
+    std::uint64_t live = 0;   // work-items of resident work-groups that have not finished
+    bool refill = true;       // a slot may be free: admit work-groups before the next step
 #if defined(CANOPY_ASAN)
     const void* main_stack_bottom = nullptr;
     std::size_t main_stack_size = 0;
@@ -316,6 +318,7 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
         make_runnable(w, f);
     }
     w.blocks[slot_index] = std::move(b);
+    w.live += block_;
     ++w.progress;
 }
 
@@ -463,7 +466,10 @@ void engine::worker_loop(worker_state& w) {
             if (aborting_.load(std::memory_order_relaxed)) {
                 break;
             }
-            fill_slots(w);
+            if (w.refill) {
+                w.refill = false;
+                fill_slots(w);
+            }
             if (w.runnable.empty()) {
                 bool any_live = false;
                 for (const auto& b : w.blocks) {
@@ -505,7 +511,7 @@ void engine::worker_loop(worker_state& w) {
                 idle_steps = 0;
             }
             if (deterministic) {
-                const std::uint64_t live = live_work_items(w);
+                const std::uint64_t live = w.live;
                 const std::uint64_t bound = opt_.watchdog_steps ? opt_.watchdog_steps : 10'000 + 64 * live;
                 if (idle_steps >= bound) {
                     fail(fmt::format(
@@ -535,16 +541,6 @@ void engine::worker_loop(worker_state& w) {
     monitor_cv_.notify_all();
 }
 
-std::uint64_t engine::live_work_items(const worker_state& w) const {
-    std::uint64_t n = 0;
-    for (const auto& b : w.blocks) {
-        if (b) {
-            n += block_ - b->done;
-        }
-    }
-    return n;
-}
-
 void engine::finish_work_item(worker_state& w, fiber_record& f) {
     make_blocked(f); // out of the runnable list for good
     destroy_fiber(f);
@@ -552,6 +548,7 @@ void engine::finish_work_item(worker_state& w, fiber_record& f) {
     ++w.progress;
     block_state& b = *f.wi.blk;
     ++b.done;
+    --w.live;
     subgroup_state& sg = b.subgroups[f.wi.subgroup];
     --sg.live;
     // A lane that exits no longer takes part in collectives: its sub-group may now be complete.
@@ -567,6 +564,7 @@ void engine::finish_work_item(worker_state& w, fiber_record& f) {
     }
     check_block_stuck(b);
     if (b.done == block_) {
+        w.refill = true;
         // the slot is free: the next work-group becomes resident
         for (std::size_t i = 0; i < w.slots.size(); ++i) {
             if (w.blocks[i].get() == &b) {

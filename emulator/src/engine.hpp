@@ -60,7 +60,6 @@ class engine {
     void abort_fibers(worker_state& w);
     void complete_collective(block_state& b, unsigned subgroup);
     void check_block_stuck(block_state& b);
-    std::uint64_t live_work_items(const worker_state& w) const;
     void fail(const std::string& msg);
     std::string describe_block(const block_state& b) const;
     std::string describe_all() const;
