@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
     const std::vector<std::pair<const char*, canopy::cli::action>> actions = {
         {"info", canopy::cli::add_info(app)},
         {"demo", canopy::cli::add_demo(app)},
+        {"discover", canopy::cli::add_discover(app)},
 #if defined(CANOPY_WITH_LITMUS)
         {"litmus", canopy::cli::add_litmus(app)},
 #endif

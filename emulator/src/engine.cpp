@@ -133,8 +133,8 @@ struct worker_state {
     std::atomic<bool> stalled{false};
     std::atomic<bool> active{true};
     std::uint64_t steps = 0;
-    std::uint64_t live = 0;   // work-items of resident work-groups that have not finished
-    bool refill = true;       // a slot may be free: admit work-groups before the next step
+    std::uint64_t live = 0; // work-items of resident work-groups that have not finished
+    bool refill = true;     // a slot may be free: admit work-groups before the next step
 #if defined(CANOPY_ASAN)
     const void* main_stack_bottom = nullptr;
     std::size_t main_stack_size = 0;

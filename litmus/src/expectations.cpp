@@ -20,6 +20,13 @@ std::optional<std::string> known_verdict(const std::string& test_name) {
         {"RSP_Test12", "racy"},      // a remote device-scope op cannot reach another device
         {"WSQ1", "forbidden"},       // a steal's remote load sees the pushed task
         {"WSQ2", "forbidden"},       // pop and steal cannot both take the last task
+        // herd's XF-barrier tests (Sorensen et al. 2016 §4). global_barrier.litmus and
+        // global_barrier_mo.litmus share this name; in both the master saw both arrivals and the
+        // condition is one the barrier produces (slaves read the departure / the master's release),
+        // so it can hold. In _mo the plain *tyler is racy in executions where slave 1 did not wait
+        // (its single load read its own 1), which under herd's catch-fire also allows everything.
+        {"global_barrier", "allowed"},
+        {"barrier_example", "forbidden"}, // the final x=0 /\ y=0: x and y are only ever written 1
     };
     auto it = verdicts.find(test_name);
     if (it == verdicts.end()) {

@@ -1,0 +1,39 @@
+// canopy discover, device side: occupancy discovery (sync/discovery.hpp) on the current backend.
+#include "discover_backend.hpp"
+
+#include <chrono>
+
+#include "canopy/platform/platform.hpp"
+#include "canopy/sync/discovery.hpp"
+#include "canopy/sync/persistent.hpp"
+
+namespace canopy::cli {
+
+namespace {
+struct nothing {
+    CANOPY_DEVICE void operator()() const {}
+};
+} // namespace
+
+discover_result run_discover(const std::string& lock, unsigned block, unsigned oversubscribe) {
+    sync::discovery_lock l{};
+    if (lock == "ticket") {
+        l = sync::discovery_lock::ticket;
+    } else if (lock == "spin") {
+        l = sync::discovery_lock::spin;
+    } else {
+        throw error("canopy discover: unknown lock '" + lock + "' (ticket or spin)");
+    }
+    discover_result r;
+    r.lock = lock;
+    r.block = block;
+    r.occupancy = sync::persistent_grid<nothing>(block);
+    r.launched = r.occupancy * (oversubscribe == 0 ? 1 : oversubscribe);
+    sync::discovery_context ctx(r.launched, l);
+    const auto t0 = std::chrono::steady_clock::now();
+    r.discovered = sync::launch_persistent({.grid = r.launched, .block = block}, ctx, nothing{});
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return r;
+}
+
+} // namespace canopy::cli

@@ -1,0 +1,22 @@
+// The device side of `canopy discover`, in plain types (compiled by the device compiler; see
+// backend.hpp for why the host-only CLI files include nothing from platform/).
+#pragma once
+
+#include <string>
+
+namespace canopy::cli {
+
+struct discover_result {
+    std::string lock;        // "ticket" or "spin"
+    unsigned discovered = 0; // participating work-groups the protocol found
+    unsigned occupancy = 0;  // true residency: the emulator's configuration / the GPU's occupancy API
+    unsigned launched = 0;   // work-groups launched (a multiple of the occupancy)
+    unsigned block = 0;      // work-items per work-group
+    double seconds = 0;      // the launch running the protocol, host-timed
+};
+
+/// Launches `oversubscribe` x occupancy work-groups of `block` work-items that run occupancy discovery
+/// with `lock` ("ticket" or "spin") and exit. Throws canopy::error on a bad lock name.
+discover_result run_discover(const std::string& lock, unsigned block, unsigned oversubscribe);
+
+} // namespace canopy::cli
