@@ -11,19 +11,10 @@
 
 #include "canopy/emulator/memory_model.hpp"
 #include "canopy/emulator/work_item.hpp"
+#include "canopy/platform/detail/cpu/bits.hpp"
 
 namespace canopy::detail {
 
-template <class T> std::uint64_t atomic_bits(T v) {
-    std::uint64_t b = 0;
-    std::memcpy(&b, &v, sizeof(T));
-    return b;
-}
-template <class T> T atomic_value(std::uint64_t b) {
-    T v;
-    std::memcpy(&v, &b, sizeof(T));
-    return v;
-}
 template <scope S, class T> emu::mm_access atomic_access(const T* p, std::memory_order o) {
     emu::mm_access a;
     a.address = const_cast<T*>(p);
@@ -52,7 +43,7 @@ template <scope S, class T> T atomic_load(const T* p, std::memory_order o) {
         emu::yield(w);
     }
     if (w.model) {
-        return atomic_value<T>(w.model->load(w, atomic_access<S>(p, o)));
+        return from_bits<T>(w.model->load(w, atomic_access<S>(p, o)));
     }
     return std::atomic_ref<T>(*const_cast<T*>(p)).load(load_order(o));
 }
@@ -64,7 +55,7 @@ template <scope S, class T> void atomic_store(T* p, T v, std::memory_order o) {
     }
     emu::note_progress(w);
     if (w.model) {
-        w.model->store(w, atomic_access<S>(p, o), atomic_bits(v));
+        w.model->store(w, atomic_access<S>(p, o), to_bits(v));
         return;
     }
     std::atomic_ref<T>(*p).store(v, store_order(o));
@@ -77,8 +68,8 @@ template <scope S, class T> T atomic_exchange(T* p, T v, std::memory_order o) {
     }
     T old;
     if (w.model) {
-        old = atomic_value<T>(
-            w.model->rmw(w, atomic_access<S>(p, o), emu::mm_rmw::exchange, atomic_bits(v), 0, nullptr));
+        old = from_bits<T>(
+            w.model->rmw(w, atomic_access<S>(p, o), emu::mm_rmw::exchange, to_bits(v), 0, nullptr));
     } else {
         old = std::atomic_ref<T>(*p).exchange(v, o);
     }
@@ -101,9 +92,9 @@ bool atomic_cas(T* p, T& expected, T desired, std::memory_order success, std::me
         auto a = atomic_access<S>(p, success);
         a.failure_order = failure;
         const std::uint64_t old =
-            w.model->rmw(w, a, emu::mm_rmw::cas, atomic_bits(expected), atomic_bits(desired), &ok);
+            w.model->rmw(w, a, emu::mm_rmw::cas, to_bits(expected), to_bits(desired), &ok);
         if (!ok) {
-            expected = atomic_value<T>(old);
+            expected = from_bits<T>(old);
         }
     } else {
         ok = std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, success, load_order(failure));
@@ -148,7 +139,7 @@ template <scope S, rmw_op Op, class T> T atomic_fetch(T* p, T v, std::memory_ord
     }
     T old;
     if (w.model) {
-        old = atomic_value<T>(w.model->rmw(w, atomic_access<S>(p, o), to_mm(Op), atomic_bits(v), 0, nullptr));
+        old = from_bits<T>(w.model->rmw(w, atomic_access<S>(p, o), to_mm(Op), to_bits(v), 0, nullptr));
     } else {
         std::atomic_ref<T> r(*p);
         switch (Op) {

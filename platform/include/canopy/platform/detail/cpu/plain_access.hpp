@@ -11,6 +11,7 @@
 
 #include "canopy/emulator/memory_model.hpp"
 #include "canopy/emulator/work_item.hpp"
+#include "canopy/platform/detail/cpu/bits.hpp"
 
 namespace canopy {
 
@@ -22,10 +23,7 @@ template <class T> T ld(const T* p) {
     }
     if constexpr (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {
         if (w.model) {
-            const std::uint64_t b = w.model->plain_load(w, p, sizeof(T));
-            T v;
-            std::memcpy(&v, &b, sizeof(T));
-            return v;
+            return detail::from_bits<T>(w.model->plain_load(w, p, sizeof(T)));
         }
         if constexpr (std::is_arithmetic_v<T> || std::is_pointer_v<T>) {
             return std::atomic_ref<T>(*const_cast<T*>(p)).load(std::memory_order_relaxed);
@@ -46,9 +44,7 @@ template <class T> void st(T* p, T v) {
     emu::note_progress(w);
     if constexpr (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {
         if (w.model) {
-            std::uint64_t b = 0;
-            std::memcpy(&b, &v, sizeof(T));
-            w.model->plain_store(w, p, sizeof(T), b);
+            w.model->plain_store(w, p, sizeof(T), detail::to_bits(v));
             return;
         }
         if constexpr (std::is_arithmetic_v<T> || std::is_pointer_v<T>) {

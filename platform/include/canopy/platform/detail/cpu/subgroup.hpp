@@ -8,25 +8,11 @@
 
 #include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/work_item.hpp"
+#include "canopy/platform/detail/cpu/bits.hpp"
 #include "canopy/platform/error.hpp"
 #include "canopy/platform/site.hpp"
 
 namespace canopy {
-namespace detail {
-template <class T> std::uint64_t to_bits(T v) {
-    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8,
-                  "collectives move values of at most 8 bytes");
-    std::uint64_t b = 0;
-    std::memcpy(&b, &v, sizeof(T));
-    return b;
-}
-template <class T> T from_bits(std::uint64_t b) {
-    T v;
-    std::memcpy(&v, &b, sizeof(T));
-    return v;
-}
-} // namespace detail
-
 inline lane_mask ballot(bool p, CANOPY_SITE_PARAM) {
     lane_mask m = 0;
     const std::uint64_t* v = emu::collective(emu::collective_kind::ballot, p ? 1 : 0, where, &m);
