@@ -1,0 +1,30 @@
+// canopy/runtime/config.hpp — what a run is configured with (host side).
+#pragma once
+
+#include "canopy/runtime/policy.hpp"
+
+namespace canopy::runtime {
+
+struct config {
+    runtime::policy policy = policy::hrf_indirect;
+    // Launch: persistent (occupancy discovery; grid = what the device holds resident) or a plain grid.
+    bool persistent = true;
+    unsigned grid = 0;   // work-groups when !persistent (0: as many as are resident)
+    unsigned block = 64; // work-items per work-group: a multiple of the sub-group size
+    // Queue capacities, in task-fronts; and the staging buffer, in tasks one lane may spawn per task.
+    unsigned private_capacity = 32;
+    unsigned workgroup_capacity = 16;
+    unsigned device_capacity = 64;
+    unsigned staging_capacity = 16;
+    // Donation thresholds (HRF §7.1 gives none; these are ours): a sub-group holding at least
+    // `keep_private + 1` fronts donates its oldest when the work-group queue holds fewer than
+    // `workgroup_threshold` fronts, else to the device queue when it holds fewer than
+    // `device_threshold`; a work-group queue holding at least 2 fronts re-donates its oldest to a device
+    // queue below its threshold. Steal policies donate only to the work-group queue.
+    unsigned workgroup_threshold = 2;
+    unsigned device_threshold = 4;
+    unsigned keep_private = 1;
+    unsigned max_donations_per_point = 2;
+};
+
+} // namespace canopy::runtime

@@ -1,0 +1,199 @@
+// canopy/runtime/run.hpp — the host API: a task set, its seeds, and run(config) -> stats.
+//
+//   canopy::runtime::task_set<fib> ts{fib{counter_ptr}};
+//   ts.seed<fib>({20});
+//   canopy::runtime::stats s = ts.run({.policy = canopy::runtime::policy::hrf_indirect});
+//
+// Errors are exceptions: canopy::error for a bad configuration or a failed run (the message names the
+// queue and its level for an overflow), canopy::device_error when the kernel itself fails.
+#pragma once
+
+#include <array>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "canopy/platform/device_info.hpp"
+#include "canopy/platform/error.hpp"
+#include "canopy/platform/launch.hpp"
+#include "canopy/platform/memory.hpp"
+#include "canopy/runtime/config.hpp"
+#include "canopy/runtime/layout.hpp"
+#include "canopy/runtime/scheduler.hpp"
+#include "canopy/runtime/stats.hpp"
+#include "canopy/runtime/status.hpp"
+#include "canopy/runtime/task_context.hpp"
+#include "canopy/sync/discovery.hpp"
+#include "canopy/sync/persistent.hpp"
+
+#if defined(CANOPY_BACKEND_CPU)
+#    include "canopy/emulator/launch.hpp"
+#endif
+
+namespace canopy::runtime {
+
+namespace detail {
+/// Persistent body: the participating work-group id and count from occupancy discovery.
+template <class Sched> struct persistent_body {
+    Sched s;
+    CANOPY_DEVICE void operator()() const { s(sync::p_group_id(), sync::p_num_groups()); }
+};
+/// Plain grid: every launched work-group takes part.
+template <class Sched> struct plain_kernel {
+    Sched s;
+    CANOPY_DEVICE void operator()() const { s(block_id(), grid_dim()); }
+};
+} // namespace detail
+
+template <class... Tasks> class task_set {
+  public:
+    static constexpr unsigned W = payload_words<Tasks...>;
+
+    explicit task_set(Tasks... t) : tasks_(t...) {}
+
+    /// Adds a seed task (run before anything is spawned; placed in the device queue).
+    template <class Task> void seed(const typename Task::payload& p) {
+        std::array<unsigned, W> w{};
+        std::memcpy(w.data(), &p, sizeof(p));
+        seeds_.push_back({::canopy::runtime::detail::index_of<Task, Tasks...>::value, w});
+    }
+    void clear_seeds() { seeds_.clear(); }
+
+    stats run(const config& c) const {
+        switch (c.policy) {
+        case policy::hrf_direct: return run_as<policy::hrf_direct>(c);
+        case policy::hrf_indirect: return run_as<policy::hrf_indirect>(c);
+        case policy::steal_emulated: return run_as<policy::steal_emulated>(c);
+        case policy::broken_donation: return run_as<policy::broken_donation>(c);
+#if CANOPY_RUNTIME_HAS_RSP
+        case policy::steal_rsp: return run_as<policy::steal_rsp>(c);
+        case policy::broken_steal: return run_as<policy::broken_steal>(c);
+#else
+        case policy::steal_rsp:
+        case policy::broken_steal:
+            throw error(std::string("canopy::runtime: policy ") + to_string(c.policy) +
+                        " needs remote-scope promotion, which only the CPU emulator models");
+#endif
+        }
+        throw error("canopy::runtime: unknown policy");
+    }
+
+  private:
+    struct seed_entry {
+        unsigned type;
+        std::array<unsigned, W> words;
+    };
+
+    template <policy P> stats run_as(const config& c) const {
+        using sched_t = scheduler<P, Tasks...>;
+        const device_info info = query_device();
+        const unsigned F = info.subgroup_size;
+        if (c.block == 0 || F == 0 || c.block % F != 0) {
+            throw error("canopy::runtime: block " + std::to_string(c.block) +
+                        " is not a multiple of the sub-group size " + std::to_string(F));
+        }
+        if (c.private_capacity == 0 || c.workgroup_capacity == 0 || c.device_capacity == 0 ||
+            c.staging_capacity == 0) {
+            throw error("canopy::runtime: every queue capacity must be at least 1 front (staging: 1 task)");
+        }
+        unsigned grid = c.grid;
+        if (c.persistent || grid == 0) {
+            grid = sync::persistent_grid<detail::persistent_body<sched_t>>(c.block);
+        }
+        if (grid == 0) {
+            throw error("canopy::runtime: block " + std::to_string(c.block) +
+                        " cannot launch on this device");
+        }
+
+        layout L;
+        L.shape = {F, W};
+        L.workgroups = grid;
+        L.subgroups_per_block = c.block / F;
+        L.private_capacity = c.private_capacity;
+        L.workgroup_capacity = c.workgroup_capacity;
+        L.device_capacity = c.device_capacity;
+        L.staging_capacity = c.staging_capacity;
+        L.staged_words = 1 + W;
+        L.counters = num_counters;
+        L.finish();
+
+        std::vector<unsigned> host(L.total, 0u);
+        // Seeds: packed by type into fronts of the device queue (partial fronts at the start, HRF §7.1).
+        unsigned fronts = 0;
+        for (unsigned t = 0; t < sizeof...(Tasks); ++t) {
+            unsigned in_front = 0;
+            for (const seed_entry& s : seeds_) {
+                if (s.type != t) {
+                    continue;
+                }
+                if (in_front == 0) {
+                    if (fronts == c.device_capacity) {
+                        throw error(describe(encode(failure::device_overflow, 0), c.private_capacity,
+                                             c.workgroup_capacity, c.device_capacity, c.staging_capacity) +
+                                    " while placing the seeds");
+                    }
+                    ++fronts;
+                }
+                unsigned* f = host.data() + L.device_queue + queues::front_queue::control_words +
+                              (fronts - 1) * L.shape.words();
+                f[0] = t;
+                f[1] = in_front + 1;
+                std::memcpy(f + 2 + in_front * W, s.words.data(), W * sizeof(unsigned));
+                in_front = (in_front + 1) % F;
+            }
+        }
+        host[L.device_queue + 2] = fronts; // tail
+        host[L.outstanding] = static_cast<unsigned>(seeds_.size());
+
+        device_buffer<unsigned> mem(host);
+        sched_t s{tasks_,
+                  mem.data(),
+                  L,
+                  c.workgroup_threshold,
+                  c.device_threshold,
+                  c.keep_private,
+                  c.max_donations_per_point};
+        const auto t0 = std::chrono::steady_clock::now();
+        if (c.persistent) {
+            sync::discovery_context ctx(grid);
+            sync::launch_persistent({.grid = grid, .block = c.block}, ctx,
+                                    detail::persistent_body<sched_t>{s});
+        } else {
+            launch({.grid = grid, .block = c.block}, detail::plain_kernel<sched_t>{s});
+        }
+        const auto t1 = std::chrono::steady_clock::now();
+        const std::vector<unsigned> out = mem.to_vector();
+
+        stats st;
+        st.seconds = std::chrono::duration<double>(t1 - t0).count();
+#if defined(CANOPY_BACKEND_CPU)
+        const emu::memory_counters& m = emu::last_report().memory;
+        st.atomics = m.atomics;
+        st.fences = m.fences;
+        st.flushes = m.flushes_own + m.flushes_remote;
+        st.invalidations = m.invalidations_own + m.invalidations_remote;
+        st.remote_ops = m.remote_ops;
+        st.lines_written_back = m.lines_written_back;
+        st.cycles_total = m.cycles_total;
+        st.cycles_max_cu = m.cycles_max_cu;
+#endif
+        if (out[L.status] != 0) {
+            throw error(describe(out[L.status], c.private_capacity, c.workgroup_capacity, c.device_capacity,
+                                 c.staging_capacity));
+        }
+        st.workgroups = grid;
+        st.subgroups = L.subgroups();
+        st.subgroup_size = F;
+        for (unsigned i = 0; i < L.subgroups(); ++i) {
+            st.add_row(out.data() + L.stats + i * L.counters);
+        }
+        return st;
+    }
+
+    std::tuple<Tasks...> tasks_;
+    std::vector<seed_entry> seeds_;
+};
+
+} // namespace canopy::runtime

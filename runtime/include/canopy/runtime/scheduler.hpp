@@ -1,0 +1,504 @@
+// canopy/runtime/scheduler.hpp — the device side: one scheduling loop per sub-group (HRF §7, Fig. 9).
+//
+// Every sub-group runs the loop converged. Lane 0 (the leader) makes every queue operation; the other
+// lanes wait for it at a collective (never by spinning on it). One iteration:
+//   1. pick (leader): own private queue (newest first), then the work-group queue, then the device
+//      queue (oldest first), then (steal policies) a stolen front; idle waits are one spin_until whose
+//      predicate also services steal requests and checks termination and the status word;
+//   2. run: each lane reads its task from the front and runs it; spawns go to per-lane staging;
+//   3. pack: staged tasks of each type are packed into fronts of the private queue (topping up its
+//      newest front of the same type first), offsets from an exclusive_sum, no atomics;
+//   4. count: one device-scope RMW adds (spawned - executed) to the outstanding-work counter;
+//   5. donate (leader): oldest private fronts go to a wider queue that is below its threshold.
+// Termination is exact: the counter holds tasks spawned (or seeded) and not yet finished; it reaches 0
+// only when no task is queued, staged or running.
+#pragma once
+
+#include <atomic>
+#include <cstring>
+#include <tuple>
+#include <type_traits>
+
+#include "canopy/platform/atomic.hpp"
+#include "canopy/platform/ids.hpp"
+#include "canopy/platform/plain_access.hpp"
+#include "canopy/platform/scope.hpp"
+#include "canopy/platform/spin.hpp"
+#include "canopy/platform/subgroup.hpp"
+#include "canopy/queues/front_queue.hpp"
+#include "canopy/queues/scoped_access.hpp"
+#include "canopy/runtime/layout.hpp"
+#include "canopy/runtime/policy.hpp"
+#include "canopy/runtime/remote_access.hpp"
+#include "canopy/runtime/stats.hpp"
+#include "canopy/runtime/status.hpp"
+#include "canopy/runtime/task_context.hpp"
+
+namespace canopy::runtime {
+
+namespace detail {
+/// Mailbox states (steal-emulated). Written by the thief (empty) and the victim (granted/declined).
+enum mailbox_state : unsigned { mb_empty = 0, mb_granted = 2, mb_declined = 3 };
+/// What the leader picked.
+enum pick_kind : unsigned {
+    pk_done = 0,
+    pk_private = 1,
+    pk_workgroup = 2,
+    pk_device = 3,
+    pk_mailbox = 4,
+    pk_rsp = 5
+};
+} // namespace detail
+
+template <policy P, class... Tasks> struct scheduler {
+    using traits = policy_traits<P>;
+    using ctx_t = task_context<Tasks...>;
+    static constexpr unsigned W = payload_words<Tasks...>;
+    static constexpr unsigned num_types = sizeof...(Tasks);
+    static constexpr scope Sp = traits::private_scope;
+    // Work-group queue words: one scope for their whole life (P7).
+    using wg_access = queues::scoped_access<traits::workgroup_scope>;
+    // Device queue words: device scope in every policy (P6: touched by every work-group).
+    using dev_access = queues::scoped_access<scope::device>;
+    // The release that publishes a donation into the device queue; broken_donation narrows it.
+    using dev_push_access =
+        std::conditional_t<traits::broken_donation,
+                           queues::narrowed_release_access<scope::device, scope::workgroup>, dev_access>;
+    // A steal-rsp thief on the victim's queue: remote-promoted device scope; broken_steal: the same
+    // device-scope operations without the promotion (they race with the owner's work-group-scope ones).
+    using thief_access = std::conditional_t<traits::broken_steal, queues::scoped_access<scope::device>,
+                                            std::conditional_t<traits::steal_rsp, remote_access, wg_access>>;
+
+    std::tuple<Tasks...> tasks;
+    unsigned* mem = nullptr;
+    layout L;
+    unsigned workgroup_threshold = 2, device_threshold = 4, keep_private = 1, max_donations = 2;
+
+    CANOPY_DEVICE queues::front_queue device_queue() const {
+        return {mem + L.device_queue, L.device_capacity, L.shape};
+    }
+    CANOPY_DEVICE queues::front_queue workgroup_queue(unsigned wg) const {
+        return {mem + L.workgroup_queues + wg * L.workgroup_queue_words(), L.workgroup_capacity, L.shape};
+    }
+    CANOPY_DEVICE queues::front_ref private_slot(unsigned sg, unsigned i) const {
+        return {mem + L.private_queues + (sg * L.private_capacity + i % L.private_capacity) * L.shape.words(),
+                L.shape};
+    }
+    CANOPY_DEVICE unsigned* mailbox_state(unsigned sg) const {
+        return mem + L.mailboxes + sg * L.mailbox_words();
+    }
+    CANOPY_DEVICE queues::front_ref mailbox_front(unsigned sg) const {
+        return {mailbox_state(sg) + 1, L.shape};
+    }
+    CANOPY_DEVICE unsigned* outstanding() const { return mem + L.outstanding; }
+    CANOPY_DEVICE unsigned* status() const { return mem + L.status; }
+
+    template <unsigned I = 0>
+    CANOPY_DEVICE void dispatch(unsigned type, const unsigned* words, ctx_t& ctx) const {
+        if constexpr (I < num_types) {
+            using T = std::tuple_element_t<I, std::tuple<Tasks...>>;
+            if (type == I) {
+                typename T::payload p;
+                std::memcpy(&p, words, sizeof(p));
+                std::get<I>(tasks)(static_cast<const typename T::payload&>(p), ctx);
+                return;
+            }
+            dispatch<I + 1>(type, words, ctx);
+        }
+    }
+
+    /// steal-emulated: keeps the advert (the work-group queue's size, read by thieves in other
+    /// work-groups) current. Device scope: every work-group reads it (P6). Relaxed: it is a hint; the
+    /// front itself is published by the device-scope release of the mailbox.
+    CANOPY_DEVICE void advertise(const queues::front_queue& q) const {
+        if constexpr (traits::steal_emulated) {
+            atomic_ref<unsigned, scope::device>(*q.advert_word())
+                .store(q.size_locked<wg_access>(), std::memory_order_relaxed);
+        }
+    }
+
+    /// Leader: moves `src` (already acquired by the caller) into `q`; false (and the status word set)
+    /// when q is full.
+    template <class Lock, class Push>
+    CANOPY_DEVICE bool push(const queues::front_queue& q, const queues::front_ref& src, failure f,
+                            unsigned idx) const {
+        q.lock<Lock>(); // acquire at q's scope: the previous holder's indices and slots are visible
+        if (!q.has_room<Lock>()) {
+            q.unlock<Lock>();
+            report(status(), f, idx);
+            return false;
+        }
+        q.back_slot<Lock>().copy_from(src);
+        q.commit_push<Lock>();
+        advertise(q);
+        q.unlock<Push>(); // release at q's scope (HRF-indirect: the wide release of the transitive link)
+        return true;
+    }
+
+    /// steal-emulated, owner side, at every scheduling point: answer one steal request to this work-group.
+    CANOPY_DEVICE void service_request(unsigned wg, unsigned* cnt) const {
+        atomic_ref<unsigned, scope::device> req(mem[L.requests + wg]);
+        // Relaxed peek (device scope: thieves in other work-groups write it), then an acquire CAS to
+        // claim it: synchronizes with the thief's release, which ordered its mailbox reset before the
+        // request.
+        const unsigned r = req.load(std::memory_order_relaxed);
+        if (r == 0) {
+            return;
+        }
+        unsigned expected = r;
+        if (!req.compare_exchange_strong(expected, 0u, std::memory_order_acquire)) {
+            return;
+        }
+        const unsigned thief = r - 1;
+        const queues::front_queue q = workgroup_queue(wg);
+        bool granted = false;
+        if (q.size_hint<wg_access>() > 0 && q.try_lock<wg_access>()) { // acquire at WG scope
+            if (q.size_locked<wg_access>() > 0) {
+                mailbox_front(thief).copy_from(q.oldest<wg_access>());
+                q.commit_pop<wg_access>();
+                advertise(q);
+                granted = true;
+            }
+            q.unlock<wg_access>();
+        }
+        // The promotion: the front was acquired at work-group scope (the lock) and is now released at
+        // device scope, which the thief (another work-group) acquires. A decline carries no data but
+        // uses the same release for uniformity.
+        atomic_ref<unsigned, scope::device>(*mailbox_state(thief))
+            .store(granted ? detail::mb_granted : detail::mb_declined, std::memory_order_release);
+        ++cnt[granted ? c_steal_grants : c_steal_declines];
+    }
+
+    /// Leader: chooses the next front. Holds the source queue's lock on return for pk_workgroup/pk_device.
+    CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned ph, unsigned pt,
+                                unsigned& aux, bool& pending, unsigned& cursor, unsigned* cnt) const {
+        const queues::front_queue wq = workgroup_queue(wg);
+        const queues::front_queue dq = device_queue();
+        unsigned kind = detail::pk_done;
+        spin_until([&] {
+            if (failed(status())) {
+                kind = detail::pk_done;
+                return true;
+            }
+            if constexpr (traits::steal_emulated) {
+                service_request(wg, cnt);
+            }
+            if (pt != ph) {
+                kind = detail::pk_private;
+                return true;
+            }
+            if constexpr (traits::steal_emulated) {
+                if (pending) {
+                    // Acquire at device scope: pairs with the victim's release of the granted front.
+                    const unsigned s = atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
+                                           .load(std::memory_order_acquire);
+                    if (s == detail::mb_granted) {
+                        pending = false;
+                        kind = detail::pk_mailbox;
+                        return true;
+                    }
+                    if (s == detail::mb_declined) {
+                        pending = false;
+                        // Relaxed: only this thief reads it until its next request, whose release orders it.
+                        atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
+                            .store(detail::mb_empty, std::memory_order_relaxed);
+                    }
+                }
+            }
+            if (wq.size_hint<wg_access>() > 0 && wq.try_lock<wg_access>()) {
+                if (wq.size_locked<wg_access>() > 0) {
+                    aux = wq.head<wg_access>();
+                    kind = detail::pk_workgroup;
+                    return true;
+                }
+                wq.unlock<wg_access>();
+            }
+            if (dq.size_hint<dev_access>() > 0 && dq.try_lock<dev_access>()) {
+                if (dq.size_locked<dev_access>() > 0) {
+                    aux = dq.head<dev_access>();
+                    kind = detail::pk_device;
+                    return true;
+                }
+                dq.unlock<dev_access>();
+            }
+            if constexpr (traits::steal_emulated) {
+                if (!pending && nwg > 1) {
+                    // Post a request only to a victim that advertises work, so that an idle device polls
+                    // without writing (and the watchdog can tell a lost task from a busy run).
+                    for (unsigned k = 1; k < nwg && !pending; ++k) {
+                        const unsigned v = (cursor + k) % nwg;
+                        if (v == wg) {
+                            continue;
+                        }
+                        const unsigned adv =
+                            atomic_ref<unsigned, scope::device>(*workgroup_queue(v).advert_word())
+                                .load(std::memory_order_relaxed);
+                        if (adv == 0) {
+                            continue;
+                        }
+                        unsigned expected = 0;
+                        // Release at device scope: the victim (another work-group) must see this thief's
+                        // mailbox reset before it writes the mailbox.
+                        if (atomic_ref<unsigned, scope::device>(mem[L.requests + v])
+                                .compare_exchange_strong(expected, sg + 1, std::memory_order_release)) {
+                            pending = true;
+                            cursor = v;
+                            ++cnt[c_steal_requests];
+                        }
+                    }
+                }
+            }
+            if constexpr (traits::steal_rsp) {
+                if (nwg > 1) {
+                    cursor = (cursor + 1) % nwg;
+                    if (cursor == wg) {
+                        cursor = (cursor + 1) % nwg;
+                    }
+                    const queues::front_queue vq = workgroup_queue(cursor);
+                    // Remote-promoted (device, remote) accesses to the victim's work-group-scope words.
+                    if (vq.size_hint<thief_access>() > 0) {
+                        ++cnt[c_rsp_attempts];
+                        if (vq.try_lock<thief_access>()) {
+                            if (vq.size_locked<thief_access>() > 0 && pt - ph < L.private_capacity) {
+                                private_slot(sg, pt).copy_from(vq.oldest<thief_access>());
+                                vq.commit_pop<thief_access>();
+                                vq.unlock<thief_access>();
+                                ++cnt[c_steals_received];
+                                kind = detail::pk_rsp;
+                                return true;
+                            }
+                            vq.unlock<thief_access>();
+                        }
+                    }
+                }
+            }
+            // Exact termination. Relaxed at device scope: the counter carries no data, only the count.
+            if (atomic_ref<unsigned, scope::device>(*outstanding()).load(std::memory_order_relaxed) == 0) {
+                kind = detail::pk_done;
+                return true;
+            }
+            return false;
+        });
+        return kind;
+    }
+
+    /// The loop of one sub-group; `wg` / `nwg`: this work-group's (participating) id and their count.
+    CANOPY_DEVICE void operator()(unsigned wg, unsigned nwg) const {
+        const unsigned F = subgroup_size();
+        const unsigned lane = lane_id();
+        const bool leader = lane == 0;
+        const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
+        const queues::front_queue wq = workgroup_queue(wg);
+        const queues::front_queue dq = device_queue();
+        unsigned ph = 0, pt = 0; // private queue indices: uniform (every lane keeps the same copy)
+        unsigned cnt[num_counters] = {};
+        bool pending = false;
+        unsigned cursor = wg;
+        ctx_t ctx(mem + L.staging + (sg * F + lane) * L.staging_capacity * (1 + W), L.staging_capacity);
+
+        for (;;) {
+            unsigned aux = 0, kind = detail::pk_done;
+            if (leader) {
+                kind = pick(wg, nwg, sg, ph, pt, aux, pending, cursor, cnt);
+            }
+            kind = broadcast(kind, 0);
+            aux = broadcast(aux, 0);
+            if (kind == detail::pk_done) {
+                break;
+            }
+            if (kind == detail::pk_rsp) {
+                pt += 1; // the leader copied the stolen front into private slot pt
+            }
+            const unsigned lvl = kind == detail::pk_workgroup ? lvl_workgroup
+                                 : kind == detail::pk_device  ? lvl_device
+                                 : kind == detail::pk_private ? lvl_private
+                                                              : lvl_stolen;
+            const queues::front_ref f = kind == detail::pk_workgroup ? wq.slot(aux)
+                                        : kind == detail::pk_device  ? dq.slot(aux)
+                                        : kind == detail::pk_mailbox ? mailbox_front(sg)
+                                                                     : private_slot(sg, pt - 1);
+            // Hand-off leader -> lanes inside the sub-group (the leader acquired the front at the source's
+            // scope): an acquire at the private scope. HRF-direct needs device scope even here (P6).
+            fence<Sp>(std::memory_order_acquire);
+            const unsigned type = f.type();
+            const unsigned count = f.count();
+            unsigned words[W] = {};
+            bool bad = type >= num_types || count == 0 || count > F;
+            if (!bad && lane < count) {
+                for (unsigned i = 0; i < W; ++i) {
+                    words[i] = ld(f.payload(lane) + i);
+                }
+            }
+            bad = any(bad); // also the point after which every lane has read its task
+            if (leader) {
+                if (kind == detail::pk_workgroup) {
+                    wq.commit_pop<wg_access>();
+                    advertise(wq);
+                    wq.unlock<wg_access>(); // release at WG scope: the slot may be reused
+                } else if (kind == detail::pk_device) {
+                    dq.commit_pop<dev_access>();
+                    dq.unlock<dev_access>(); // release at device scope
+                } else if (kind == detail::pk_mailbox) {
+                    // Relaxed: only this thief reads its mailbox state until its next request (a release).
+                    atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
+                        .store(detail::mb_empty, std::memory_order_relaxed);
+                    ++cnt[c_steals_received];
+                }
+                if (bad) {
+                    report(status(), failure::corrupt_front, sg);
+                } else {
+                    ++cnt[c_fronts + lvl];
+                    cnt[c_tasks + lvl] += count;
+                    cnt[c_partial] += count < F ? 1 : 0;
+                }
+            }
+            if (kind == detail::pk_private || kind == detail::pk_rsp) {
+                pt -= 1;
+            }
+            if (bad) {
+                continue; // the next pick sees the status word and stops
+            }
+
+            // ---- run ----
+            ctx.clear();
+            if (lane < count) {
+                dispatch(type, words, ctx);
+            }
+
+            // ---- pack ----
+            if (any(ctx.overflowed())) {
+                if (ctx.overflowed()) {
+                    report(status(), failure::staging_overflow, sg * 64 + lane);
+                }
+                continue;
+            }
+            unsigned spawned = 0;
+            bool overflow = false;
+            for (unsigned t = 0; t < num_types && !overflow; ++t) {
+                unsigned k = 0;
+                for (unsigned i = 0; i < ctx.staged(); ++i) {
+                    k += ld(ctx.entry(i)) == t ? 1 : 0;
+                }
+                const unsigned off = exclusive_sum(k);
+                const unsigned total = broadcast(off + k, F - 1);
+                if (total == 0) {
+                    continue;
+                }
+                // The newest private front takes more tasks of its own type (headers: leader only).
+                unsigned room = 0, have = 0;
+                if (leader && pt != ph) {
+                    const queues::front_ref nf = private_slot(sg, pt - 1);
+                    if (nf.type() == t && nf.count() < F) {
+                        have = nf.count();
+                        room = F - have;
+                    }
+                }
+                room = broadcast(room, 0);
+                have = broadcast(have, 0);
+                room = room < total ? room : total;
+                const unsigned rest = total - room;
+                const unsigned need = (rest + F - 1) / F;
+                if ((pt - ph) + need > L.private_capacity) {
+                    if (leader) {
+                        report(status(), failure::private_overflow, sg);
+                    }
+                    overflow = true;
+                    break;
+                }
+                unsigned j = 0;
+                for (unsigned i = 0; i < ctx.staged(); ++i) {
+                    const unsigned* e = ctx.entry(i);
+                    if (ld(e) != t) {
+                        continue;
+                    }
+                    const unsigned g = off + j++;
+                    const queues::front_ref dst =
+                        g < room ? private_slot(sg, pt - 1) : private_slot(sg, pt + (g - room) / F);
+                    const unsigned s = g < room ? have + g : (g - room) % F;
+                    for (unsigned w = 0; w < W; ++w) {
+                        st(dst.payload(s) + w, ld(e + 1 + w));
+                    }
+                }
+                if (leader) {
+                    if (room > 0) {
+                        private_slot(sg, pt - 1).set_header(t, have + room);
+                    }
+                    for (unsigned c = 0; c < need; ++c) {
+                        const unsigned left = rest - c * F;
+                        private_slot(sg, pt + c).set_header(t, left < F ? left : F);
+                    }
+                }
+                pt += need;
+                spawned += total;
+            }
+            // Lanes -> leader hand-off of the packed payloads, at the private scope (device for
+            // HRF-direct), then a collective so that the leader's acquire follows every lane's release.
+            fence<Sp>(std::memory_order_release);
+            (void)any(false);
+            if (overflow) {
+                continue;
+            }
+            if (leader) {
+                cnt[c_spawned] += spawned;
+                // One RMW per front: children are counted in the same step as their parents finish, so
+                // the counter never reads 0 while work exists. Relaxed at device scope: a count only.
+                const unsigned old = atomic_ref<unsigned, scope::device>(*outstanding())
+                                         .fetch_add(spawned - count, std::memory_order_relaxed);
+                if (old + spawned < count) {
+                    report(status(), failure::counter_underflow, sg);
+                }
+            }
+
+            // ---- donate (leader): oldest first ----
+            unsigned donated = 0;
+            if (leader && pt - ph > keep_private) {
+                // Acquire the fronts the lanes published at the private scope: the narrow acquire of
+                // HRF-indirect's transitive link (the wide release is the target queue's unlock).
+                fence<Sp>(std::memory_order_acquire);
+                while (donated < max_donations && pt - ph - donated > keep_private) {
+                    const queues::front_ref src = private_slot(sg, ph + donated);
+                    if (wq.size_hint<wg_access>() < workgroup_threshold) {
+                        if (!push<wg_access, wg_access>(wq, src, failure::workgroup_overflow, wg)) {
+                            break;
+                        }
+                        ++cnt[c_donate_wg];
+                    } else if (traits::donates_to_device && dq.size_hint<dev_access>() < device_threshold) {
+                        if (!push<dev_access, dev_push_access>(dq, src, failure::device_overflow, 0)) {
+                            break;
+                        }
+                        ++cnt[c_donate_device];
+                    } else {
+                        break;
+                    }
+                    ++donated;
+                }
+            }
+            if constexpr (traits::donates_to_device) {
+                // Re-donation: the work-group queue's oldest front to a starving device queue. Acquire at
+                // WG scope (the lock), release at device scope (the device queue's unlock).
+                if (leader && dq.size_hint<dev_access>() < device_threshold &&
+                    wq.size_hint<wg_access>() >= 2) {
+                    wq.lock<wg_access>();
+                    if (wq.size_locked<wg_access>() >= 2) {
+                        if (push<dev_access, dev_push_access>(dq, wq.oldest<wg_access>(),
+                                                              failure::device_overflow, 0)) {
+                            wq.commit_pop<wg_access>();
+                            ++cnt[c_redonate_device];
+                        }
+                    }
+                    wq.unlock<wg_access>();
+                }
+            }
+            ph += broadcast(donated, 0);
+        }
+
+        if (leader) {
+            // Plain stores: the host reads the rows after the kernel ends (kernel end publishes them).
+            for (unsigned i = 0; i < num_counters; ++i) {
+                st(mem + L.stats + sg * L.counters + i, cnt[i]);
+            }
+        }
+    }
+};
+
+} // namespace canopy::runtime

@@ -1,0 +1,88 @@
+// canopy/runtime/stats.hpp — what a run did: per-level task and front counts, donations, steals, and
+// (on the emulator with the scoped-cache model) atomics and fences by scope x order and simulated cycles.
+//
+// Device side: every sub-group leader counts in registers and writes its row of `counter` words once,
+// with plain stores, when it leaves the scheduler; the host sums the rows after the kernel ends.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+
+#include "canopy/platform/config.hpp"
+
+namespace canopy::runtime {
+
+/// Where a front came from when a sub-group ran it.
+enum level : unsigned { lvl_private = 0, lvl_workgroup = 1, lvl_device = 2, lvl_stolen = 3, num_levels = 4 };
+
+constexpr const char* level_name(unsigned l) {
+    return l == lvl_private     ? "private"
+           : l == lvl_workgroup ? "work-group"
+           : l == lvl_device    ? "device"
+                                : "stolen";
+}
+
+/// One row of device counters per sub-group.
+enum counter : unsigned {
+    c_tasks = 0,                     // tasks run, per level: c_tasks + level
+    c_fronts = c_tasks + num_levels, // fronts run, per level
+    c_partial = c_fronts + num_levels,
+    c_donate_wg,
+    c_donate_device,
+    c_redonate_device,
+    c_steal_requests,
+    c_steal_grants,
+    c_steal_declines,
+    c_steals_received, // fronts a thief got (steal-emulated: granted mailboxes; steal-rsp: remote pops)
+    c_rsp_attempts,
+    c_spawned,
+    num_counters
+};
+
+struct stats {
+    std::array<std::uint64_t, num_levels> tasks{}, fronts{};
+    std::uint64_t partial_fronts = 0;
+    std::uint64_t donations_to_workgroup = 0, donations_to_device = 0, redonations_to_device = 0;
+    std::uint64_t steal_requests = 0, steal_grants = 0, steal_declines = 0, steals_received = 0;
+    std::uint64_t rsp_attempts = 0;
+    std::uint64_t tasks_spawned = 0; // on the device (seeds not included)
+    unsigned workgroups = 0, subgroups = 0, subgroup_size = 0;
+    // Scoped-cache model (emulator, memory_model = scoped); zero otherwise.
+    // [scope: subgroup, workgroup, device, system][order: relaxed, consume, acquire, release, acq_rel,
+    // seq_cst]
+    std::array<std::array<std::uint64_t, 6>, 4> atomics{}, fences{};
+    std::uint64_t flushes = 0, invalidations = 0, remote_ops = 0, lines_written_back = 0;
+    std::uint64_t cycles_total = 0, cycles_max_cu = 0;
+    double seconds = 0; // host wall time of the launch (bench only; tests never time anything)
+
+    std::uint64_t total_tasks() const {
+        std::uint64_t n = 0;
+        for (auto t : tasks) {
+            n += t;
+        }
+        return n;
+    }
+    std::uint64_t donations() const {
+        return donations_to_workgroup + donations_to_device + redonations_to_device;
+    }
+
+    void add_row(const unsigned* row) {
+        for (unsigned l = 0; l < num_levels; ++l) {
+            tasks[l] += row[c_tasks + l];
+            fronts[l] += row[c_fronts + l];
+        }
+        partial_fronts += row[c_partial];
+        donations_to_workgroup += row[c_donate_wg];
+        donations_to_device += row[c_donate_device];
+        redonations_to_device += row[c_redonate_device];
+        steal_requests += row[c_steal_requests];
+        steal_grants += row[c_steal_grants];
+        steal_declines += row[c_steal_declines];
+        steals_received += row[c_steals_received];
+        rsp_attempts += row[c_rsp_attempts];
+        tasks_spawned += row[c_spawned];
+    }
+};
+
+} // namespace canopy::runtime

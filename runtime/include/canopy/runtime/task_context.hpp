@@ -1,0 +1,87 @@
+// canopy/runtime/task_context.hpp — the device task API: what a running task sees, and spawn<Task>().
+//
+// A task type is a functor with a fixed-size, trivially copyable payload:
+//   struct fib { using payload = fib_args;
+//                template <class Ctx> CANOPY_DEVICE void operator()(const payload& p, Ctx& ctx) const {
+//                    if (p.n >= 2) { ctx.template spawn<fib>({p.n - 1}); ctx.template spawn<fib>({p.n - 2});
+//                    } } };
+// spawn may be called by any lane, any number of times, from divergent code and data-dependent loops:
+// it appends to the calling lane's own staging buffer with plain stores and no collective. The
+// scheduler packs the staged tasks into fronts at its next convergent scheduling point. A staging
+// buffer that fills up fails the run (reported to the host naming the lane), never drops a task.
+#pragma once
+
+#include <cstring>
+#include <type_traits>
+
+#include "canopy/platform/config.hpp"
+#include "canopy/platform/plain_access.hpp"
+
+namespace canopy::runtime {
+
+namespace detail {
+template <class T, class... Ts> struct index_of;
+template <class T, class... Ts> struct index_of<T, T, Ts...> { static constexpr unsigned value = 0; };
+template <class T, class U, class... Ts> struct index_of<T, U, Ts...> {
+    static constexpr unsigned value = 1 + index_of<T, Ts...>::value;
+};
+template <class T> struct index_of<T> {
+    static_assert(sizeof(T) == 0, "spawn<Task>: Task is not one of this run's task types");
+};
+
+template <class T> constexpr unsigned words_of() { return (sizeof(typename T::payload) + 3) / 4; }
+template <class... Ts> constexpr unsigned max_words() {
+    unsigned m = 1;
+    ((m = words_of<Ts>() > m ? words_of<Ts>() : m), ...);
+    return m;
+}
+} // namespace detail
+
+/// Words of the largest payload of a run's task types: the size of every front slot.
+template <class... Tasks> inline constexpr unsigned payload_words = detail::max_words<Tasks...>();
+
+/// Words one staged task takes: its type, then its payload.
+template <class... Tasks> inline constexpr unsigned staged_words = 1 + payload_words<Tasks...>;
+
+template <class... Tasks> class task_context {
+  public:
+    static constexpr unsigned W = payload_words<Tasks...>;
+
+    CANOPY_DEVICE task_context(unsigned* stage, unsigned capacity) : stage_(stage), capacity_(capacity) {}
+
+    /// Spawns one task of type Task (any lane, divergent or not; no collective).
+    template <class Task> CANOPY_DEVICE void spawn(const typename Task::payload& p) {
+        static_assert(std::is_trivially_copyable_v<typename Task::payload>,
+                      "task payloads are trivially copyable");
+        if (n_ >= capacity_) {
+            overflow_ =
+                true; // reported at the next scheduling point; the run fails, nothing is lost silently
+            return;
+        }
+        unsigned words[W] = {};
+        std::memcpy(words, &p, sizeof(p));
+        unsigned* e = stage_ + n_ * (1 + W);
+        // Plain stores: this lane reads them back itself when the sub-group packs (program order).
+        st(&e[0], detail::index_of<Task, Tasks...>::value);
+        for (unsigned i = 0; i < W; ++i) {
+            st(&e[1 + i], words[i]);
+        }
+        ++n_;
+    }
+
+    CANOPY_DEVICE unsigned staged() const { return n_; }
+    CANOPY_DEVICE bool overflowed() const { return overflow_; }
+    CANOPY_DEVICE const unsigned* entry(unsigned i) const { return stage_ + i * (1 + W); }
+    CANOPY_DEVICE void clear() {
+        n_ = 0;
+        overflow_ = false;
+    }
+
+  private:
+    unsigned* stage_;
+    unsigned capacity_;
+    unsigned n_ = 0;
+    bool overflow_ = false;
+};
+
+} // namespace canopy::runtime
