@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
         {"info", canopy::cli::add_info(app)},
         {"demo", canopy::cli::add_demo(app)},
         {"discover", canopy::cli::add_discover(app)},
+        {"uts", canopy::cli::add_uts(app)},
 #if defined(CANOPY_WITH_LITMUS)
         {"litmus", canopy::cli::add_litmus(app)},
 #endif

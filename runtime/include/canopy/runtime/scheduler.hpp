@@ -99,7 +99,7 @@ template <policy P, class... Tasks> struct scheduler {
             using T = std::tuple_element_t<I, std::tuple<Tasks...>>;
             if (type == I) {
                 typename T::payload p;
-                std::memcpy(&p, words, sizeof(p));
+                __builtin_memcpy(&p, words, sizeof(p)); // device code: std::memcpy is host-only on HIP
                 std::get<I>(tasks)(static_cast<const typename T::payload&>(p), ctx);
                 return;
             }

@@ -59,7 +59,7 @@ template <class... Tasks> class task_context {
             return;
         }
         unsigned words[W] = {};
-        std::memcpy(words, &p, sizeof(p));
+        __builtin_memcpy(words, &p, sizeof(p)); // device code: std::memcpy is host-only on HIP
         unsigned* e = stage_ + n_ * (1 + W);
         // Plain stores: this lane reads them back itself when the sub-group packs (program order).
         st(&e[0], detail::index_of<Task, Tasks...>::value);

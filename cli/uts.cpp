@@ -1,0 +1,294 @@
+// canopy uts: Unbalanced Tree Search on the task runtime (or the sequential reference), with the
+// published counts as the oracle. Host-only (CLI11, fmt, JSON); the work is in uts_backend.cpp.
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "uts_backend.hpp"
+
+namespace canopy::cli {
+
+namespace {
+
+struct uts_options {
+    std::string tree;
+    // Raw reference flags: -t -a -d -b -r -q -m -f -g (strings: validated by the workload's parser).
+    std::string t, a, d, b, r, q, m, f, g;
+    std::string policy = "hrf-indirect";
+    unsigned block = 64;
+    bool reference = false, check = false, json = false, list = false;
+    emulator_settings emu;
+    bool emulated = false;
+};
+
+/// A stderr line every second while a long run is in flight (the runtime gives no counts mid-run).
+class heartbeat {
+  public:
+    explicit heartbeat(std::string what) : what_(std::move(what)), t0_(std::chrono::steady_clock::now()) {
+        th_ = std::thread([this] {
+            std::unique_lock<std::mutex> lk(mu_);
+            while (!cv_.wait_for(lk, std::chrono::seconds(1), [this] { return done_; })) {
+                const double s =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+                fmt::print(stderr, "canopy uts: {} ... {:.0f} s\n", what_, s);
+            }
+        });
+    }
+    ~heartbeat() {
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            done_ = true;
+        }
+        cv_.notify_one();
+        th_.join();
+    }
+    heartbeat(const heartbeat&) = delete;
+    heartbeat& operator=(const heartbeat&) = delete;
+
+  private:
+    std::string what_;
+    std::chrono::steady_clock::time_point t0_;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread th_;
+};
+
+double rate(const uts_outcome& o) { return o.seconds > 0 ? static_cast<double>(o.nodes) / o.seconds : 0.0; }
+
+nlohmann::json to_json(const uts_resolved& t, const uts_outcome& o, const std::string& policy) {
+    nlohmann::json j = {{"tree", t.name},
+                        {"flags", t.flags},
+                        {"nodes", o.nodes},
+                        {"depth", o.depth},
+                        {"leaves", o.leaves},
+                        {"seconds", o.seconds},
+                        {"nodes_per_second", rate(o)},
+                        {"policy", policy},
+                        {"backend", backend_name()}};
+    nlohmann::json s = nlohmann::json::object();
+    for (const auto& [k, v] : o.stats) {
+        s[k] = v;
+    }
+    j["stats"] = s;
+    if (!o.device.empty()) {
+        j["device"] = o.device;
+    }
+    if (!o.scheduler.empty()) {
+        j["scheduler"] = o.scheduler;
+        j["memory_model"] = o.memory_model;
+    }
+    return j;
+}
+
+void print_text(const uts_resolved& t, const uts_outcome& o, const std::string& policy) {
+    fmt::print("tree      {} ({}; {})\n", t.name, t.description, t.flags);
+    fmt::print("run       {} on {}{}\n", policy, backend_name(),
+               o.device.empty()
+                   ? std::string()
+                   : fmt::format(" ({}, {} scheduler, {} memory)", o.device, o.scheduler, o.memory_model));
+    fmt::print("nodes     {}\ndepth     {}\nleaves    {}\n", o.nodes, o.depth, o.leaves);
+    fmt::print("seconds   {:.3f}\nnodes/s   {:.0f}\n", o.seconds, rate(o));
+    if (!o.stats.empty()) {
+        std::string line;
+        for (const auto& [k, v] : o.stats) {
+            line += fmt::format(" {}={}", k, v);
+        }
+        fmt::print("stats    {}\n", line);
+    }
+}
+
+std::vector<std::string> differences(const uts_outcome& x, const uts_outcome& y) {
+    std::vector<std::string> d;
+    if (x.nodes != y.nodes) {
+        d.push_back(fmt::format("nodes {} vs {}", x.nodes, y.nodes));
+    }
+    if (x.depth != y.depth) {
+        d.push_back(fmt::format("depth {} vs {}", x.depth, y.depth));
+    }
+    if (x.leaves != y.leaves) {
+        d.push_back(fmt::format("leaves {} vs {}", x.leaves, y.leaves));
+    }
+    return d;
+}
+
+int run_uts_command(const uts_options& o) {
+    if (o.list) {
+        for (const auto& t : uts_sample_trees()) {
+            fmt::print("{:<8} {:<45} {}\n", t.name, t.description, t.flags.empty() ? "(defaults)" : t.flags);
+        }
+        return 0;
+    }
+    uts_tree_spec spec;
+    spec.tree = o.tree;
+    const std::pair<const char*, const std::string*> raw[] = {{"-t", &o.t}, {"-a", &o.a}, {"-d", &o.d},
+                                                              {"-b", &o.b}, {"-r", &o.r}, {"-q", &o.q},
+                                                              {"-m", &o.m}, {"-f", &o.f}, {"-g", &o.g}};
+    for (const auto& [flag, value] : raw) {
+        if (!value->empty()) {
+            spec.flags.emplace_back(flag, *value);
+        }
+    }
+    if (spec.tree.empty() && spec.flags.empty()) {
+        spec.tree = "T1";
+    }
+    uts_resolved t;
+    try {
+        t = resolve_uts_tree(spec);
+    } catch (const uts_usage_error& e) {
+        fmt::print(stderr, "canopy uts: {}\nRun 'canopy uts --help' for usage.\n", e.what());
+        return 2;
+    }
+    if (o.emulated) {
+        if (o.emu.memory_model == "scoped" && o.emu.scheduler != "deterministic") {
+            fmt::print(stderr, "canopy uts: --memory-model scoped needs --scheduler deterministic\n");
+            return 2;
+        }
+        configure_emulator(o.emu);
+    }
+
+    uts_outcome ref, run;
+    const bool want_ref = o.reference || o.check;
+    const bool want_run = !o.reference || o.check;
+    if (want_ref) {
+        ref = run_uts_reference(spec, [&](unsigned long long nodes, double s) {
+            if (s >= 1.0) {
+                fmt::print(stderr, "canopy uts: reference {}: {} nodes, {:.1f} s\n", t.name, nodes, s);
+            }
+        });
+    }
+    if (want_run) {
+        heartbeat hb(fmt::format("{} on the runtime ({})", t.name, o.policy));
+        uts_runtime_settings s;
+        s.policy = o.policy;
+        s.block = o.block;
+        run = run_uts_runtime(spec, s);
+    }
+
+    std::vector<std::string> diffs;
+    if (o.check) {
+        for (const auto& d : differences(run, ref)) {
+            diffs.push_back("runtime vs reference: " + d);
+        }
+    }
+    if (t.has_expected) {
+        uts_outcome pub;
+        pub.nodes = t.expected_nodes;
+        pub.leaves = t.expected_leaves;
+        pub.depth = t.expected_depth;
+        for (const auto& d : differences(want_run ? run : ref, pub)) {
+            diffs.push_back("vs published counts: " + d);
+        }
+    }
+
+    if (o.json) {
+        nlohmann::json j = want_run ? to_json(t, run, o.policy) : to_json(t, ref, "reference");
+        if (o.check) {
+            j["reference"] = to_json(t, ref, "reference");
+            j["speedup_over_reference"] =
+                ref.seconds > 0 && run.seconds > 0 ? ref.seconds / run.seconds : 0.0;
+        }
+        j["ok"] = diffs.empty();
+        if (!diffs.empty()) {
+            j["differences"] = diffs;
+        }
+        std::puts(j.dump(2).c_str());
+    } else {
+        if (want_ref) {
+            print_text(t, ref, "reference (sequential)");
+        }
+        if (want_run) {
+            if (want_ref) {
+                fmt::print("\n");
+            }
+            print_text(t, run, o.policy);
+        }
+        if (o.check && diffs.empty()) {
+            fmt::print("check     OK: the runtime matches the sequential reference (runtime / reference "
+                       "nodes/s: {:.3f})\n",
+                       rate(ref) > 0 ? rate(run) / rate(ref) : 0.0);
+        }
+        if (t.has_expected && diffs.empty()) {
+            fmt::print("published OK ({} nodes, depth {}, {} leaves)\n", t.expected_nodes, t.expected_depth,
+                       t.expected_leaves);
+        }
+    }
+    if (!diffs.empty()) {
+        for (const auto& d : diffs) {
+            fmt::print(stderr, "canopy uts: MISMATCH {}\n", d);
+        }
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+action add_uts(CLI::App& app) {
+    auto o = std::make_shared<uts_options>();
+    o->emu.scheduler = "parallel"; // UTS's sample trees are millions of tasks: throughput by default
+    auto* sub = app.add_subcommand(
+        "uts", "Unbalanced Tree Search on the task runtime, checked against the published node counts");
+    std::vector<std::string> names;
+    for (const auto& t : uts_sample_trees()) {
+        names.push_back(t.name);
+    }
+    sub->add_option("--tree", o->tree, "sample tree (default T1; see --list); raw flags override its")
+        ->check(CLI::IsMember(names));
+    sub->add_flag("--list", o->list, "list the sample trees and their reference flags");
+    sub->add_option("-t", o->t, "tree type: 0 BIN, 1 GEO, 2 HYBRID, 3 BALANCED");
+    sub->add_option("-a", o->a, "GEO shape: 0 LINEAR, 1 EXPDEC, 2 CYCLIC, 3 FIXED");
+    sub->add_option("-d", o->d, "gen_mx: GEO depth limit");
+    sub->add_option("-b", o->b, "b_0: root branching factor");
+    sub->add_option("-r", o->r, "root seed");
+    sub->add_option("-q", o->q, "BIN non-leaf probability");
+    sub->add_option("-m", o->m, "BIN non-leaf branching factor");
+    sub->add_option("-f", o->f, "HYBRID shift depth (fraction of gen_mx)");
+    sub->add_option("-g", o->g, "compute granularity (hashes per spawn)");
+    sub->add_option("--policy", o->policy, "scheduling policy")
+        ->check(CLI::IsMember({"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp"}))
+        ->default_val(o->policy);
+    sub->add_option("--block-size", o->block, "work-items per work-group (a multiple of the sub-group size)")
+        ->default_val(o->block)
+        ->check(CLI::Range(1u, 1024u));
+    sub->add_flag("--reference", o->reference, "run the sequential reference traversal instead");
+    sub->add_flag("--check", o->check, "run both and fail on any difference");
+    sub->add_flag("--json", o->json, "print one JSON object");
+    o->emulated = !emulator_presets().empty();
+    if (o->emulated) {
+        std::vector<std::string> presets;
+        for (const auto& p : emulator_presets()) {
+            presets.push_back(p.name);
+        }
+        sub->add_option("--device", o->emu.device, "virtual device preset of the emulator")
+            ->check(CLI::IsMember(presets))
+            ->default_val(o->emu.device);
+        sub->add_option("--subgroup", o->emu.subgroup, "override the preset's sub-group size (32 or 64)")
+            ->check(CLI::IsMember({32u, 64u}));
+        sub->add_option("--scheduler", o->emu.scheduler,
+                        "parallel (several threads; the default here) or deterministic (one thread, seeded)")
+            ->check(CLI::IsMember({"deterministic", "parallel"}))
+            ->default_val(o->emu.scheduler);
+        sub->add_option("--seed", o->emu.seed, "seed of the deterministic scheduler")
+            ->default_val(o->emu.seed);
+        sub->add_option("--threads", o->emu.threads, "OS threads of the parallel scheduler (0: all cores)")
+            ->default_val(o->emu.threads);
+        sub->add_option("--memory-model", o->emu.memory_model,
+                        "coherent, or scoped: the scoped-cache model (deterministic scheduler only)")
+            ->check(CLI::IsMember({"coherent", "scoped"}))
+            ->default_val(o->emu.memory_model);
+    }
+    return [o] { return run_uts_command(*o); };
+}
+
+} // namespace canopy::cli

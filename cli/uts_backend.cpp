@@ -1,0 +1,134 @@
+// canopy uts: the bridge to the UTS workload (device-compiled; uts_backend.hpp).
+#include "uts_backend.hpp"
+
+#include <chrono>
+#include <string>
+
+#include "backend.hpp"
+#include "canopy/platform/platform.hpp"
+#include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/uts/uts.hpp"
+
+#if defined(CANOPY_BACKEND_CPU)
+#    include "canopy/emulator/launch.hpp"
+#endif
+
+namespace canopy::cli {
+
+namespace uts = workloads::uts;
+
+namespace {
+uts::params params_of(const uts_tree_spec& spec) {
+    try {
+        uts::params p = spec.tree.empty() ? uts::params{} : uts::sample_params(spec.tree);
+        for (const auto& [flag, value] : spec.flags) {
+            uts::apply_flag(p, flag, value);
+        }
+        return p;
+    } catch (const uts::bad_params& e) {
+        throw uts_usage_error(e.what());
+    }
+}
+} // namespace
+
+uts_resolved resolve_uts_tree(const uts_tree_spec& spec) {
+    const uts::params p = params_of(spec);
+    uts_resolved r;
+    r.flags = uts::to_flags(p);
+    const uts::sample_tree* t = spec.tree.empty() ? nullptr : uts::find_sample_tree(spec.tree);
+    if (t && spec.flags.empty()) {
+        r.name = t->name;
+        r.description = t->description;
+        if (t->expected.known()) {
+            r.has_expected = true;
+            r.expected_nodes = t->expected.nodes;
+            r.expected_leaves = t->expected.leaves;
+            r.expected_depth = t->expected.depth;
+        }
+    } else {
+        r.name = t ? std::string(t->name) + "+flags" : "custom";
+        r.description = std::string(uts::to_string(p.type)) +
+                        (p.type == uts::tree_type::geo || p.type == uts::tree_type::hybrid
+                             ? std::string(", ") + uts::to_string(p.shape)
+                             : std::string());
+    }
+    return r;
+}
+
+std::vector<uts_sample_tree> uts_sample_trees() {
+    std::vector<uts_sample_tree> v;
+    for (const auto& t : uts::sample_trees()) {
+        v.push_back({t.name, t.description, t.flags});
+    }
+    return v;
+}
+
+uts_outcome run_uts_reference(const uts_tree_spec& spec,
+                              const std::function<void(unsigned long long, double)>& progress) {
+    const uts::params p = params_of(spec);
+    const auto t0 = std::chrono::steady_clock::now();
+    auto since = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
+    uts::progress_fn fn;
+    if (progress) {
+        fn = [&](const uts::counts& c) { progress(c.nodes, since()); };
+    }
+    const uts::counts c = uts::traverse_sequential(p, fn);
+    uts_outcome o;
+    o.seconds = since();
+    o.nodes = c.nodes;
+    o.leaves = c.leaves;
+    o.depth = c.depth;
+    return o;
+}
+
+uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_settings& s) {
+    const uts::params p = params_of(spec);
+    const runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
+    const uts::runtime_result r = uts::traverse_runtime(p, c);
+    uts_outcome o;
+    o.seconds = r.stats.seconds;
+    o.nodes = r.c.nodes;
+    o.leaves = r.c.leaves;
+    o.depth = r.c.depth;
+    const runtime::stats& st = r.stats;
+    auto add = [&](const std::string& k, unsigned long long v) { o.stats.emplace_back(k, v); };
+    add("workgroups", st.workgroups);
+    add("subgroups", st.subgroups);
+    add("subgroup_size", st.subgroup_size);
+    add("tasks", st.total_tasks());
+    for (unsigned l = 0; l < runtime::num_levels; ++l) {
+        add(std::string("tasks_") + runtime::level_name(l), st.tasks[l]);
+    }
+    for (unsigned l = 0; l < runtime::num_levels; ++l) {
+        add(std::string("fronts_") + runtime::level_name(l), st.fronts[l]);
+    }
+    add("tasks_spawned", st.tasks_spawned);
+    add("partial_fronts", st.partial_fronts);
+    add("donations_to_workgroup", st.donations_to_workgroup);
+    add("donations_to_device", st.donations_to_device);
+    add("redonations_to_device", st.redonations_to_device);
+    add("steal_requests", st.steal_requests);
+    add("steal_grants", st.steal_grants);
+    add("steal_declines", st.steal_declines);
+    add("steals_received", st.steals_received);
+    add("rsp_attempts", st.rsp_attempts);
+#if defined(CANOPY_BACKEND_CPU)
+    const auto& rep = emu::last_report();
+    o.device = query_device().name;
+    o.scheduler = emu::to_string(rep.scheduler);
+    o.memory_model = rep.memory_model;
+    if (rep.memory_model != "coherent") {
+        add("flushes", st.flushes);
+        add("invalidations", st.invalidations);
+        add("remote_ops", st.remote_ops);
+        add("lines_written_back", st.lines_written_back);
+        add("cycles_total", st.cycles_total);
+        add("cycles_max_cu", st.cycles_max_cu);
+    }
+#else
+    o.device = query_device().name;
+#endif
+    return o;
+}
+
+} // namespace canopy::cli

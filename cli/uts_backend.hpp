@@ -1,0 +1,59 @@
+// canopy uts: the command line's view of the UTS workload, in plain types (see backend.hpp for why the
+// host-only CLI files include nothing from platform/). uts_backend.cpp is compiled by the device compiler.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace canopy::cli {
+
+/// A bad tree name or UTS flag: a usage error (exit code 2).
+struct uts_usage_error : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
+};
+
+struct uts_tree_spec {
+    std::string tree;                                       // sample tree name ("" with raw flags only)
+    std::vector<std::pair<std::string, std::string>> flags; // raw reference flags over the tree's
+};
+
+struct uts_resolved {
+    std::string name;  // the sample tree's name, or "custom"
+    std::string flags; // every parameter as reference flags
+    std::string description;
+    bool has_expected = false; // published counts
+    unsigned long long expected_nodes = 0, expected_leaves = 0;
+    int expected_depth = 0;
+};
+/// Resolves a tree spec; throws uts_usage_error with a clear message.
+uts_resolved resolve_uts_tree(const uts_tree_spec& spec);
+
+struct uts_sample_tree {
+    std::string name, description, flags;
+};
+std::vector<uts_sample_tree> uts_sample_trees();
+
+struct uts_outcome {
+    unsigned long long nodes = 0, leaves = 0;
+    int depth = 0;
+    double seconds = 0;
+    std::vector<std::pair<std::string, unsigned long long>> stats; // runtime runs only
+    std::string device, scheduler, memory_model;                   // runtime runs only
+};
+
+/// The sequential reference traversal; `progress(nodes, seconds)` about every 4M nodes.
+uts_outcome run_uts_reference(const uts_tree_spec& spec,
+                              const std::function<void(unsigned long long, double)>& progress);
+
+struct uts_runtime_settings {
+    std::string policy = "hrf-indirect";
+    unsigned block = 64;
+};
+/// The runtime version on the configured backend (configure_emulator first on the emulator).
+uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_settings& s);
+
+} // namespace canopy::cli
