@@ -182,22 +182,21 @@ void scoped_cache_model::count_atomic(const mm_access& a) {
 }
 
 scoped_cache_model::entry* scoped_cache_model::find(l1_cache& c, std::uintptr_t addr) {
-    auto it = c.index.find(addr);
-    return it == c.index.end() ? nullptr : &c.entries[it->second];
+    const std::size_t i = c.index.find(addr);
+    return i == address_map::npos ? nullptr : &c.entries[i];
 }
 
 void scoped_cache_model::erase(l1_cache& c, std::uintptr_t addr) {
-    auto it = c.index.find(addr);
-    if (it == c.index.end()) {
+    const std::size_t i = c.index.find(addr);
+    if (i == address_map::npos) {
         return;
     }
-    const std::size_t i = it->second;
-    c.index.erase(it);
+    c.index.erase(addr);
     // Swap-remove: O(1), and still independent of addresses (the order is a function of the history
     // of accesses alone), which keeps runs replayable.
     if (i + 1 != c.entries.size()) {
         c.entries[i] = c.entries.back();
-        c.index[c.entries[i].addr] = i;
+        c.index.set(c.entries[i].addr, i);
     }
     c.entries.pop_back();
 }
@@ -218,8 +217,44 @@ void scoped_cache_model::write_back(l1_cache&, entry& e) {
     ++counters_.lines_written_back;
 }
 
+void scoped_cache_model::install(l1_cache& c, entry* e, std::uintptr_t addr, unsigned size, std::uint64_t v,
+                                 bool dirty) {
+    if (dirty && !(e && e->dirty)) {
+        c.dirty.push_back(addr);
+        if (c.dirty.size() > 2 * c.entries.size() + 64) {
+            // Entries cleaned by the environment and dirtied again leave stale duplicates behind:
+            // rebuild (amortized O(1) per push; the order stays a function of the history alone).
+            c.dirty.clear();
+            for (const auto& x : c.entries) {
+                if (x.dirty && x.addr != addr) {
+                    c.dirty.push_back(x.addr);
+                }
+            }
+            c.dirty.push_back(addr);
+        }
+    }
+    if (e) {
+        *e = entry{addr, size, v, dirty, c.epoch};
+    } else {
+        c.index.set(addr, c.entries.size());
+        c.entries.push_back(entry{addr, size, v, dirty, c.epoch});
+    }
+}
+
+std::uint64_t scoped_cache_model::flush_dirty(l1_cache& c) {
+    std::uint64_t lines = 0;
+    for (const std::uintptr_t addr : c.dirty) {
+        if (entry* e = find(c, addr); e && e->dirty) {
+            write_back(c, *e);
+            ++lines;
+        }
+    }
+    c.dirty.clear();
+    return lines;
+}
+
 void scoped_cache_model::note_location(std::uintptr_t addr, unsigned size) {
-    if (location_index_.emplace(addr, locations_.size()).second) {
+    if (location_index_.emplace(addr, locations_.size()) == locations_.size()) {
         locations_.emplace_back(addr, size);
     }
 }
@@ -238,6 +273,9 @@ void scoped_cache_model::environment(work_item& w) {
     l1_cache& c = l1_[cu];
     // Original scheme: a location locked in L2 is frozen for every CU but the holder's.
     const auto l2_locked_elsewhere = [&](std::uintptr_t addr) {
+        if (l2_locks_.empty()) {
+            return false;
+        }
         auto it = l2_locks_.find(addr);
         return it != l2_locks_.end() && it->second.second != cu;
     };
@@ -263,13 +301,7 @@ void scoped_cache_model::environment(work_item& w) {
     if ((e && e->dirty) || l2_locked_elsewhere(addr)) {
         return;
     }
-    const std::uint64_t v = memory_read(addr, size);
-    if (e) {
-        *e = entry{addr, size, v, false, true};
-    } else {
-        c.index[addr] = c.entries.size();
-        c.entries.push_back(entry{addr, size, v, false, true});
-    }
+    install(c, e, addr, size, memory_read(addr, size), false);
     ++counters_.env_fetches;
 }
 
@@ -290,7 +322,7 @@ std::uint64_t scoped_cache_model::l1_load(work_item& w, std::uintptr_t addr, uns
         erase(c, addr);
         e = nullptr;
     }
-    if (e && e->valid) {
+    if (e && valid(c, *e)) {
         ++counters_.l1_hits;
         charge(w, costs_.l1_hit);
         return e->value;
@@ -303,12 +335,7 @@ std::uint64_t scoped_cache_model::l1_load(work_item& w, std::uintptr_t addr, uns
     ++counters_.l1_misses;
     charge(w, costs_.l1_fill);
     const std::uint64_t v = memory_read(addr, size);
-    if (e) {
-        *e = entry{addr, size, v, false, true};
-    } else {
-        c.index[addr] = c.entries.size();
-        c.entries.push_back(entry{addr, size, v, false, true});
-    }
+    install(c, e, addr, size, v, false);
     return v;
 }
 
@@ -323,12 +350,7 @@ void scoped_cache_model::l1_store(work_item& w, std::uintptr_t addr, unsigned si
         e = nullptr;
     }
     charge(w, costs_.l1_hit);
-    if (e) {
-        *e = entry{addr, size, v & mask_of(size), true, true}; // write-allocate, dirty, valid
-    } else {
-        c.index[addr] = c.entries.size();
-        c.entries.push_back(entry{addr, size, v & mask_of(size), true, true});
-    }
+    install(c, e, addr, size, v & mask_of(size), true); // write-allocate, dirty, valid
 }
 
 void scoped_cache_model::prepare_l2(work_item& w, std::uintptr_t addr, unsigned) {
@@ -357,14 +379,7 @@ void scoped_cache_model::l2_store(work_item& w, std::uintptr_t addr, unsigned si
 }
 
 void scoped_cache_model::flush_own(work_item& w) {
-    l1_cache& c = l1_[w.cu];
-    std::uint64_t lines = 0;
-    for (auto& e : c.entries) {
-        if (e.dirty) {
-            write_back(c, e);
-            ++lines;
-        }
-    }
+    const std::uint64_t lines = flush_dirty(l1_[w.cu]);
     ++counters_.flushes_own;
     charge(w, costs_.flush_base + lines * costs_.line_writeback);
 }
@@ -372,30 +387,21 @@ void scoped_cache_model::flush_own(work_item& w) {
 void scoped_cache_model::flush_all(work_item& w) {
     std::uint64_t lines = 0;
     for (auto& c : l1_) {
-        for (auto& e : c.entries) {
-            if (e.dirty) {
-                write_back(c, e);
-                ++lines;
-            }
-        }
+        lines += flush_dirty(c);
     }
     ++counters_.flushes_remote;
     charge(w, costs_.flush_base + lines * costs_.line_writeback + costs_.remote_per_cu * l1_.size());
 }
 
 void scoped_cache_model::invalidate_own(work_item& w) {
-    for (auto& e : l1_[w.cu].entries) {
-        e.valid = false; // value and dirtiness are kept (RSP Table 1)
-    }
+    ++l1_[w.cu].epoch; // every entry invalid at once; value and dirtiness are kept (RSP Table 1)
     ++counters_.invalidations_own;
     charge(w, costs_.invalidate);
 }
 
 void scoped_cache_model::invalidate_all(work_item& w) {
     for (auto& c : l1_) {
-        for (auto& e : c.entries) {
-            e.valid = false;
-        }
+        ++c.epoch;
     }
     ++counters_.invalidations_remote;
     charge(w, costs_.invalidate + costs_.remote_per_cu * l1_.size());
@@ -431,7 +437,7 @@ void scoped_cache_model::unlock_rmw_all(work_item&) {
 }
 
 void scoped_cache_model::wait_l2_ready(work_item& w, std::uintptr_t addr) {
-    for (;;) {
+    while (!l2_locks_.empty()) { // original scheme only; empty under proposed
         auto it = l2_locks_.find(addr);
         if (it == l2_locks_.end() || it->second.first == who(w)) {
             return;
@@ -584,7 +590,7 @@ std::uint64_t scoped_cache_model::rmw(work_item& w, const mm_access& a, mm_rmw o
         const auto at_l2 = [&] { // INC_L2: at L2, after dropping the own (written-back) copy
             prepare_l2(w, addr, a.size);
             if (entry* e = find(l1_[w.cu], addr)) {
-                e->valid = false;
+                e->epoch = 0; // invalid until re-fetched
             }
             ++counters_.l2_accesses;
             charge(w, costs_.l2_access);
@@ -684,6 +690,7 @@ void scoped_cache_model::kernel_end() {
         }
         c.entries.clear();
         c.index.clear();
+        c.dirty.clear();
         counters_.cycles_max_cu = std::max(counters_.cycles_max_cu, c.cycles);
         c.cycles = 0;
     }

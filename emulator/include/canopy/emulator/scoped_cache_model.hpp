@@ -23,6 +23,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "canopy/emulator/address_map.hpp"
 #include "canopy/emulator/chooser.hpp"
 #include "canopy/emulator/memory_counters.hpp"
 #include "canopy/emulator/memory_model.hpp"
@@ -60,14 +61,25 @@ class scoped_cache_model final : public memory_model {
         unsigned size;
         std::uint64_t value;
         bool dirty;
-        bool valid;
+        std::uint64_t epoch; // valid iff equal to its cache's epoch (0: never valid)
     };
     struct l1_cache {
         std::vector<entry> entries; // insertion order: iteration never depends on addresses
-        std::unordered_map<std::uintptr_t, std::size_t> index;
+        address_map index;          // addr -> position in entries
+        // Invalidation is O(1): bumping the epoch invalidates every entry at once (their values and
+        // dirtiness stay, RSP Table 1). A flush walks only `dirty`: the addresses that became dirty
+        // since the last flush, in the order they did (entries cleaned meanwhile are skipped). Both
+        // keep the cost of a flush or an invalidate independent of how many locations the L1 has
+        // ever held, which is what made long runs superlinear.
+        std::uint64_t epoch = 1;
+        std::vector<std::uintptr_t> dirty;
         unsigned rmw_holder = 0; // 0: unlocked; else 1 + the holder's global work-item id
         std::uint64_t cycles = 0;
     };
+    static bool valid(const l1_cache& c, const entry& e) { return e.epoch == c.epoch; }
+    /// Installs (addr, size, v) in `c`, valid, replacing `e` when it is the entry for addr.
+    void install(l1_cache& c, entry* e, std::uintptr_t addr, unsigned size, std::uint64_t v, bool dirty);
+    std::uint64_t flush_dirty(l1_cache& c); // write back every dirty entry; returns the lines
 
     static bool device_scope(canopy::scope s) {
         return s == canopy::scope::device || s == canopy::scope::system;
@@ -109,7 +121,7 @@ class scoped_cache_model final : public memory_model {
     cost_table costs_;
     unsigned env_rate_ = 2;
     std::vector<std::pair<std::uintptr_t, unsigned>> locations_; // every location seen, first-use order
-    std::unordered_map<std::uintptr_t, std::size_t> location_index_;
+    address_map location_index_;
     // original scheme only: location -> (holder: 1 + global work-item id, holder's CU)
     std::unordered_map<std::uintptr_t, std::pair<unsigned, unsigned>> l2_locks_;
     memory_counters counters_;

@@ -49,9 +49,7 @@ struct front_queue {
 
     /// Acquire at A's scope: synchronizes with the previous holder's unlock, so the fronts and indices
     /// it wrote are visible here.
-    template <class A> CANOPY_DEVICE bool try_lock() const {
-        return A::cas(lock_word(), 0u, 1u, std::memory_order_acquire);
-    }
+    template <class A> CANOPY_DEVICE bool try_lock() const { return A::try_acquire(lock_word()); }
     template <class A> CANOPY_DEVICE void lock() const {
         spin_until([&] { return try_lock<A>(); });
     }

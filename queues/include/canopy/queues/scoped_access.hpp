@@ -27,6 +27,19 @@ template <scope S> struct scoped_access {
     CANOPY_DEVICE static bool cas(unsigned* p, unsigned expected, unsigned desired, std::memory_order o) {
         return atomic_ref<unsigned, S>(*p).compare_exchange_strong(expected, desired, o);
     }
+    /// Lock acquisition: a relaxed CAS, then an acquire fence at S only when it won. A failed attempt
+    /// acquires nothing, so it must not pay for an acquire: on AMD an acquire RMW invalidates the L1
+    /// whether or not it succeeds (the invalidate is not predicated on the outcome), and on the
+    /// scoped-cache model every spinning loser would otherwise wipe its CU's L1 for the sub-groups
+    /// that are still working there.
+    CANOPY_DEVICE static bool try_acquire(unsigned* p) {
+        unsigned expected = 0;
+        if (!atomic_ref<unsigned, S>(*p).compare_exchange_strong(expected, 1u, std::memory_order_relaxed)) {
+            return false;
+        }
+        fence<S>(std::memory_order_acquire);
+        return true;
+    }
     /// The store that ends a critical section and publishes everything written in it.
     CANOPY_DEVICE static void release_store(unsigned* p, unsigned v) {
         atomic_ref<unsigned, S>(*p).store(v, std::memory_order_release);

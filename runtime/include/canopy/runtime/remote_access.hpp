@@ -80,6 +80,10 @@ struct remote_access {
         return ok;
     }
     static void release_store(unsigned* p, unsigned v) { store(p, v, std::memory_order_release); }
+    /// Lock acquisition by a thief: the acquire stays on the remote CAS itself, because remote-scope
+    /// promotion is a property of the operation (RSP Table 3 row 9): a following fence would be an
+    /// ordinary device-scope fence that does not reach the victim's work-group scope.
+    static bool try_acquire(unsigned* p) { return cas(p, 0u, 1u, std::memory_order_acquire); }
 };
 
 } // namespace canopy::runtime
