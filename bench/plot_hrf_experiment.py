@@ -93,8 +93,9 @@ def main():
         data = json.load(f)
     policies = data["policies"]
     trees = data["trees"]
-    speed = {(t["name"], r["policy"]): r["speedup_vs_direct"] for t in trees for r in t["runs"]}
-    ymax_data = max(speed.values()) if speed else 1.0
+    speed = {(t["name"], p["policy"]): p["speedup_mean"] for t in trees for p in t["policies"]}
+    spread = {(t["name"], p["policy"]): (p["speedup_min"], p["speedup_max"]) for t in trees for p in t["policies"]}
+    ymax_data = max(hi for _, hi in spread.values()) if spread else 1.0
     step = 0.25 if ymax_data <= 2.0 else 0.5
     ymax = max(1.25, math.ceil(ymax_data / step + 0.4) * step)
 
@@ -107,7 +108,7 @@ def main():
         return top + ph - int(round(v / ymax * ph))
 
     # Title and y-axis label.
-    title = "UTS ON HRF8 (SCM): SPEEDUP OVER HRF-DIRECT (CYCLES)"
+    title = "UTS ON HRF8 (SCM, TIMED): SPEEDUP OVER HRF-DIRECT (MAKESPAN)"
     cv.text((W - text_width(title, 2)) // 2, 20, title, scale=2)
     # Horizontal grid lines with tick labels.
     v = 0.0
@@ -130,9 +131,15 @@ def main():
             s = speed.get((t["name"], p), 0.0)
             x0 = gx + pi * bw
             cv.rect(x0 + 2, ypix(s), x0 + bw - 2, ypix(0), POLICY_COLORS[pi % len(POLICY_COLORS)])
+            lo, hi = spread.get((t["name"], p), (s, s))
+            if hi > lo:  # the spread over seeds: a whisker from min to max
+                xm = x0 + bw // 2
+                cv.rect(xm - 1, ypix(hi), xm + 1, ypix(lo) + 1, (0, 0, 0))
+                cv.rect(xm - 4, ypix(hi), xm + 5, ypix(hi) + 1, (0, 0, 0))
+                cv.rect(xm - 4, ypix(lo), xm + 5, ypix(lo) + 1, (0, 0, 0))
             lab = "%.2f" % s
             sc = 1 if text_width(lab, 2) > bw - 2 else 2
-            cv.text(x0 + (bw - text_width(lab, sc)) // 2, ypix(s) - 8 * sc - 2, lab, scale=sc)
+            cv.text(x0 + (bw - text_width(lab, sc)) // 2, min(ypix(s), ypix(hi)) - 8 * sc - 2, lab, scale=sc)
         name = "%s (%s NODES)" % (t["name"], "{:,}".format(t["nodes"]))
         sc = 2 if text_width(name, 2) < gw - 4 else 1
         cv.text(int(left + gi * gw + (gw - text_width(name, sc)) / 2), top + ph + 10, name, scale=sc)
@@ -145,7 +152,10 @@ def main():
         cv.rect(lx, ly, lx + 18, ly + 14, POLICY_COLORS[pi % len(POLICY_COLORS)])
         lx += 26 + cv.text(lx + 26, ly, p, scale=2) + 30
     corr = data.get("pearson_indirect_speedup_vs_donations")
-    note = "PEARSON(HRF-INDIRECT SPEEDUP, DONATIONS) = " + ("%.2f" % corr if corr is not None else "N/A")
+    corr_all = data.get("pearson_indirect_speedup_vs_donations_all_runs")
+    note = ("PEARSON(HRF-INDIRECT SPEEDUP, DONATIONS) = " + ("%.2f" % corr if corr is not None else "N/A")
+            + " ACROSS TREES, " + ("%.2f" % corr_all if corr_all is not None else "N/A") + " ACROSS RUNS;"
+            + " WHISKERS: MIN-MAX OVER SEEDS")
     cv.text(left, H - 24, note, scale=1)
     cv.png(dst)
     print("wrote", dst)

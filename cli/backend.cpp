@@ -54,6 +54,7 @@ void configure_emulator(const emulator_settings& s) {
     o.threads = s.threads;
     o.memory_model = emu::parse_memory_model(s.memory_model);
     o.rsp_original_scheme = s.scheme == "original";
+    o.timed = s.timed;
 #else
     (void)s;
 #endif

@@ -36,6 +36,7 @@ struct emulator_settings {
     unsigned threads = 0;
     std::string memory_model = "coherent"; // or "scoped": the scoped-cache model
     std::string scheme = "proposed";       // scoped model: RSP Table 3 column
+    bool timed = false;                    // deterministic scheduler in simulated-time order
 };
 /// Installs the settings as the emulator's options (nothing on GPU backends).
 void configure_emulator(const emulator_settings& s);

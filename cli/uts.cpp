@@ -154,6 +154,10 @@ int run_uts_command(const uts_options& o) {
             fmt::print(stderr, "canopy uts: --memory-model scoped needs --scheduler deterministic\n");
             return 2;
         }
+        if (o.emu.timed && o.emu.scheduler != "deterministic") {
+            fmt::print(stderr, "canopy uts: --timed needs --scheduler deterministic\n");
+            return 2;
+        }
         configure_emulator(o.emu);
     }
 
@@ -287,6 +291,9 @@ action add_uts(CLI::App& app) {
                         "coherent, or scoped: the scoped-cache model (deterministic scheduler only)")
             ->check(CLI::IsMember({"coherent", "scoped"}))
             ->default_val(o->emu.memory_model);
+        sub->add_flag("--timed", o->emu.timed,
+                      "deterministic scheduler in simulated-time order; reports cycles_makespan (the "
+                      "modelled duration; use with --memory-model scoped)");
     }
     return [o] { return run_uts_command(*o); };
 }

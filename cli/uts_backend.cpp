@@ -125,6 +125,9 @@ uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_setting
         add("cycles_total", st.cycles_total);
         add("cycles_max_cu", st.cycles_max_cu);
     }
+    if (rep.memory.cycles_makespan != 0) {
+        add("cycles_makespan", st.cycles_makespan);
+    }
 #else
     o.device = query_device().name;
 #endif

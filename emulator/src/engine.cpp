@@ -15,6 +15,7 @@
 #include <chrono>
 #include <cstring>
 #include <exception>
+#include <queue>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -81,6 +82,7 @@ struct fiber_record {
     ctx::fiber fib;   // the work-item's own context, while it is suspended
     ctx::fiber sched; // the scheduler's context, while the work-item runs
     bool started = false;
+    std::uint64_t heap_version = 0; // timed: the current entry of this fiber in the time heap
     worker_state* worker = nullptr;
     stack_memory stack;
 #if defined(CANOPY_ASAN)
@@ -126,7 +128,19 @@ struct worker_state {
     std::vector<unsigned> slots;                      // slots this worker runs
     std::vector<std::unique_ptr<block_state>> blocks; // indexed like slots; null when empty
     std::vector<bool> slot_finished;
+    std::vector<std::uint64_t> slot_clock; // timed: when the slot's last work-group finished
     std::vector<fiber_record*> runnable;
+    // Timed order: runnable work-items by (clock, seeded tie-break); entries are superseded, not
+    // removed (a popped entry whose version is not its fiber's current one is skipped).
+    struct timed_entry {
+        std::uint64_t clock, tie, version;
+        fiber_record* f;
+        bool operator<(const timed_entry& o) const { // std::priority_queue is a max-heap
+            return clock != o.clock ? clock > o.clock : tie > o.tie;
+        }
+    };
+    std::priority_queue<timed_entry> heap;
+    std::uint64_t makespan = 0; // timed: the latest clock a work-item finished at
     std::size_t cursor = 0;     // round-robin position (parallel)
     std::uint64_t progress = 0; // memory changes made by this worker's work-items
     std::atomic<std::uint64_t> published_progress{0};
@@ -205,6 +219,7 @@ void engine::run() {
         w.slots.push_back(s);
         w.blocks.emplace_back();
         w.slot_finished.push_back(false);
+        w.slot_clock.push_back(0);
     }
     own_choices_ = random_chooser(opt_.seed);
     choices_ = opt_.choices ? opt_.choices : &own_choices_;
@@ -251,6 +266,7 @@ void engine::run() {
         r.steps += w->steps;
     }
     r.digest = digest_;
+
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (scm) {
         r.memory_model = fmt::format(
@@ -258,6 +274,11 @@ void engine::run() {
         r.memory = scm->counters();
     } else if (model_) {
         r.memory_model = "custom";
+    }
+    if (opt_.timed) {
+        for (const auto& w : workers_) {
+            r.memory.cycles_makespan = std::max(r.memory.cycles_makespan, w->makespan);
+        }
     }
     last_report_ = r;
 
@@ -309,6 +330,7 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
         wi.fiber_index = t;
         wi.yield_at_atomics = opt_.scheduler == scheduler_kind::deterministic;
         wi.yield_at_plain = wi.yield_at_atomics && opt_.yield_at_plain_access;
+        wi.clock = w.slot_clock[slot_index]; // timed: it starts when the slot's previous group ended
         wi.progress = &w.progress;
         wi.model = model_;
         wi.eng = this;
@@ -339,6 +361,14 @@ void engine::fill_slots(worker_state& w) {
 void engine::make_runnable(worker_state& w, fiber_record& f) {
     f.wi.run_index = static_cast<int>(w.runnable.size());
     w.runnable.push_back(&f);
+    if (opt_.timed && opt_.scheduler == scheduler_kind::deterministic) {
+        push_timed(w, f);
+    }
+}
+
+void engine::push_timed(worker_state& w, fiber_record& f) {
+    // The tie-break is drawn when the entry is made: simultaneous events run in a seeded order.
+    w.heap.push({f.wi.clock, choices_->pick(~std::uint64_t{0}), ++f.heap_version, &f});
 }
 
 void engine::make_blocked(fiber_record& f) {
@@ -484,7 +514,11 @@ void engine::worker_loop(worker_state& w) {
                 break;
             }
             fiber_record* f;
-            if (deterministic) {
+            if (deterministic && opt_.timed) {
+                f = earliest_runnable(w);
+                digest_ = (digest_ ^ (static_cast<std::uint64_t>(f->wi.block) * block_ + f->wi.thread + 1)) *
+                          0x100000001b3ULL;
+            } else if (deterministic) {
                 f = w.runnable[static_cast<std::size_t>(choices_->pick(w.runnable.size()))];
                 digest_ = (digest_ ^ (static_cast<std::uint64_t>(f->wi.block) * block_ + f->wi.thread + 1)) *
                           0x100000001b3ULL;
@@ -496,7 +530,14 @@ void engine::worker_loop(worker_state& w) {
             }
             ++w.steps;
             const bool waiting = f->wi.in_spin;
+            const std::uint64_t clock_before = f->wi.clock;
             switch_in(w, *f);
+            if (f->wi.clock == clock_before) {
+                ++f->wi.clock; // a step that charged nothing still issued an instruction: time moves
+            }
+            if (opt_.timed && deterministic && f->wi.run_index >= 0 && f->wi.state != wi_state::done) {
+                push_timed(w, *f); // still runnable: its next step is at its new clock
+            }
             if (f->wi.state == wi_state::done) {
                 finish_work_item(w, *f);
             }
@@ -507,6 +548,12 @@ void engine::worker_loop(worker_state& w) {
                 idle_steps = 0;
             } else if (waiting) {
                 ++idle_steps;
+                // Timed order: a waiting work-item runs because it is earliest, while one that is not
+                // waiting may merely be later in simulated time: that is not a deadlock. Checked
+                // every 1,024 idle steps (a scan of the runnable list).
+                if (opt_.timed && idle_steps % 1024 == 0 && any_working(w)) {
+                    idle_steps = 0;
+                }
             } else {
                 idle_steps = 0;
             }
@@ -541,7 +588,37 @@ void engine::worker_loop(worker_state& w) {
     monitor_cv_.notify_all();
 }
 
+fiber_record* engine::earliest_runnable(worker_state& w) {
+    // Discrete-event order: the next step belongs to a work-item whose clock is the smallest, so no
+    // work-item acts "before" an event that happened earlier in simulated time. Ties (common: the
+    // lanes of a sub-group leave a collective together) go by a seeded random key, keeping runs
+    // replayable and still exploring an order among simultaneous events.
+    for (;;) {
+        const auto e = w.heap.top();
+        w.heap.pop();
+        if (e.version == e.f->heap_version && e.f->wi.run_index >= 0) {
+            return e.f;
+        }
+    }
+}
+
+bool engine::any_working(const worker_state& w) const {
+    for (const fiber_record* g : w.runnable) {
+        if (!g->wi.in_spin) {
+            return true;
+        }
+    }
+    return false;
+}
+
 void engine::finish_work_item(worker_state& w, fiber_record& f) {
+    w.makespan = std::max(w.makespan, f.wi.clock);
+    for (std::size_t i = 0; i < w.slots.size(); ++i) {
+        if (w.blocks[i].get() == f.wi.blk) {
+            w.slot_clock[i] = std::max(w.slot_clock[i], f.wi.clock);
+            break;
+        }
+    }
     make_blocked(f); // out of the runnable list for good
     destroy_fiber(f);
     f.fib = ctx::fiber{};
@@ -553,7 +630,7 @@ void engine::finish_work_item(worker_state& w, fiber_record& f) {
     --sg.live;
     // A lane that exits no longer takes part in collectives: its sub-group may now be complete.
     if (sg.arrived > 0 && sg.arrived == sg.live) {
-        complete_collective(b, f.wi.subgroup);
+        complete_collective(b, f.wi.subgroup, nullptr);
     }
     if (b.bar_arrived > 0 && b.bar_arrived + b.done == block_) {
         fail(
@@ -565,6 +642,22 @@ void engine::finish_work_item(worker_state& w, fiber_record& f) {
     check_block_stuck(b);
     if (b.done == block_) {
         w.refill = true;
+        if (!w.heap.empty()) {
+            // Superseded entries of this work-group's fibers must not outlive them.
+            std::vector<worker_state::timed_entry> keep;
+            const fiber_record* lo = b.fibers.data();
+            const fiber_record* hi = lo + b.fibers.size();
+            while (!w.heap.empty()) {
+                const auto e = w.heap.top();
+                w.heap.pop();
+                if (e.f < lo || e.f >= hi) {
+                    keep.push_back(e);
+                }
+            }
+            for (const auto& e : keep) {
+                w.heap.push(e);
+            }
+        }
         // the slot is free: the next work-group becomes resident
         for (std::size_t i = 0; i < w.slots.size(); ++i) {
             if (w.blocks[i].get() == &b) {
@@ -592,6 +685,7 @@ void engine::abort_fibers(worker_state& w) {
         b.reset();
     }
     w.runnable.clear();
+    w.heap = {};
 }
 
 // ---- parallel watchdog --------------------------------------------------------------------------
@@ -761,8 +855,21 @@ void engine::block_barrier(work_item& wi, site where) {
                         b.id, format_site(where), b.bar_arrived, block_, b.done));
     }
     if (b.bar_arrived == block_) {
-        // Everyone is here: release the others (they are blocked) and carry on without switching.
+        // Everyone is here: release the others (they are blocked) and carry on without switching. They
+        // all leave at the latest arrival's clock.
         b.bar_arrived = 0;
+        std::uint64_t at = wi.clock;
+        for (const auto& g : b.fibers) {
+            if (g.wi.state == wi_state::at_barrier) {
+                at = std::max(at, g.wi.clock);
+            }
+        }
+        wi.clock = at;
+        for (auto& g : b.fibers) {
+            if (g.wi.state == wi_state::at_barrier) {
+                g.wi.clock = at;
+            }
+        }
         for (auto& g : b.fibers) {
             if (g.wi.state == wi_state::at_barrier) {
                 g.wi.state = wi_state::runnable;
@@ -811,7 +918,7 @@ const std::uint64_t* engine::collective(work_item& wi, collective_kind kind, std
     sg.arrived_mask |= lane_mask{1} << wi.lane;
     ++sg.arrived;
     if (sg.arrived == sg.live) {
-        complete_collective(b, wi.subgroup);
+        complete_collective(b, wi.subgroup, &wi);
         *mask = sg.snapshot_mask;
         yield(wi);
         return sg.snapshot;
@@ -830,12 +937,27 @@ const std::uint64_t* engine::collective(work_item& wi, collective_kind kind, std
     return sg.snapshot;
 }
 
-void engine::complete_collective(block_state& b, unsigned subgroup) {
+void engine::complete_collective(block_state& b, unsigned subgroup, work_item* last) {
     subgroup_state& sg = b.subgroups[subgroup];
     std::memcpy(sg.snapshot, sg.input, sizeof(sg.input));
     sg.snapshot_mask = sg.arrived_mask;
     sg.arrived = 0;
     const unsigned first = subgroup * opt_.device.subgroup_size;
+    // A collective completes when its last lane arrives: every lane leaves at that lane's clock.
+    std::uint64_t at = last ? last->clock : 0;
+    for (unsigned t = first; t < first + sg.lanes; ++t) {
+        if (b.fibers[t].wi.state == wi_state::at_collective) {
+            at = std::max(at, b.fibers[t].wi.clock);
+        }
+    }
+    if (last) {
+        last->clock = at;
+    }
+    for (unsigned t = first; t < first + sg.lanes; ++t) {
+        if (b.fibers[t].wi.state == wi_state::at_collective) {
+            b.fibers[t].wi.clock = at;
+        }
+    }
     for (unsigned t = first; t < first + sg.lanes; ++t) {
         fiber_record& g = b.fibers[t];
         if (g.wi.state == wi_state::at_collective) {

@@ -57,8 +57,12 @@ class engine {
     void fiber_main(fiber_record& f);
     void destroy_fiber(fiber_record& f);
     void finish_work_item(worker_state& w, fiber_record& f);
+    fiber_record* earliest_runnable(worker_state& w); // timed scheduling: see options::timed
+    void push_timed(worker_state& w, fiber_record& f);
+    bool any_working(const worker_state& w) const;
     void abort_fibers(worker_state& w);
-    void complete_collective(block_state& b, unsigned subgroup);
+    /// `last`: the lane whose arrival completes it (nullptr: completed by a lane exiting).
+    void complete_collective(block_state& b, unsigned subgroup, work_item* last);
     void check_block_stuck(block_state& b);
     void fail(const std::string& msg);
     std::string describe_block(const block_state& b) const;

@@ -116,6 +116,7 @@ memory_counters& memory_counters::operator+=(const memory_counters& o) {
     }
     cycles_total += o.cycles_total;
     cycles_max_cu += o.cycles_max_cu;
+    cycles_makespan += o.cycles_makespan;
     return *this;
 }
 
@@ -152,6 +153,7 @@ void memory_counters::for_each(const std::function<void(const std::string&, std:
     }
     f("cycles_total", cycles_total);
     f("cycles_max_cu", cycles_max_cu);
+    f("cycles_makespan", cycles_makespan);
 }
 
 // ---- the model ----------------------------------------------------------------------------------
@@ -169,9 +171,17 @@ bool scoped_cache_model::releases(std::memory_order o) {
 }
 unsigned scoped_cache_model::who(const work_item& w) { return w.block * w.block_dim + w.thread + 1; }
 
-void scoped_cache_model::charge(const work_item& w, std::uint64_t cycles) {
+void scoped_cache_model::charge(work_item& w, std::uint64_t cycles) {
     l1_[w.cu].cycles += cycles;
     counters_.cycles_total += cycles;
+    w.clock += cycles; // the issuing work-item waits for its own cache actions
+}
+
+void scoped_cache_model::stall(work_item& w) {
+    // A retry of an access blocked by a cache lock (RMW or L2 line lock) stalls the issuer for about an
+    // L1 round trip. Only its clock moves (timed scheduling: the waiter keeps pace with the holder
+    // instead of taking one step per cycle); the CU's cycles count work, not waiting.
+    w.clock += costs_.l1_hit;
 }
 
 void scoped_cache_model::count_atomic(const mm_access& a) {
@@ -409,6 +419,7 @@ void scoped_cache_model::invalidate_all(work_item& w) {
 
 void scoped_cache_model::wait_rmw_ready(work_item& w) {
     while (l1_[w.cu].rmw_holder != 0 && l1_[w.cu].rmw_holder != who(w)) {
+        stall(w);
         yield(w); // another work-item holds the device-wide RMW locks (a remote RMW or store)
     }
 }
@@ -422,6 +433,7 @@ void scoped_cache_model::lock_rmw_all(work_item& w) {
         if (ready) {
             break;
         }
+        stall(w);
         yield(w);
     }
     for (auto& c : l1_) {
@@ -442,6 +454,7 @@ void scoped_cache_model::wait_l2_ready(work_item& w, std::uintptr_t addr) {
         if (it == l2_locks_.end() || it->second.first == who(w)) {
             return;
         }
+        stall(w);
         yield(w);
     }
 }

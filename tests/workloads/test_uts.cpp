@@ -189,6 +189,19 @@ TEST_P(UtsRuntimePolicy, DefaultTreeExactOnTheScopedCacheModel) {
     });
 }
 
+TEST_P(UtsRuntimePolicy, DefaultTreeExactOnTheTimedScopedCacheModelOfHrf8) {
+    // What the HRF experiment runs: hrf8, the SCM, simulated-time order, SHA-1 compute declared.
+    auto o = canopy::test::emu_options("hrf8");
+    o.memory_model = canopy::emu::memory_model_kind::scoped;
+    o.timed = true;
+    canopy::test::for_seeds(o, 2, [&] {
+        const auto r = uts::traverse_runtime(uts::params{}, uts::default_config(GetParam()));
+        expect_counts(r.c, 1732, 6, 1050);
+        EXPECT_GT(r.stats.cycles_makespan, 0u);
+        EXPECT_LE(r.stats.cycles_makespan, r.stats.cycles_total + 1732ull * 6 * uts::sha1_model_cycles);
+    });
+}
+
 TEST_P(UtsRuntimePolicy, SmallBinomialTreeWithRangesExactOnTheScopedCacheModel) {
     // A BIN root of 40 children goes through range tasks; checked against the sequential reference.
     const uts::params p = uts::parse_flags("-t 0 -b 40 -q 0.24 -m 4 -r 3");

@@ -47,6 +47,9 @@ struct memory_counters {
     std::array<std::array<std::uint64_t, 6>, 4> fences{};
     std::uint64_t cycles_total = 0;  // every CU's cycles added up
     std::uint64_t cycles_max_cu = 0; // the busiest CU: a model of the launch's duration
+    // Timed scheduling only (options::timed): the latest work-item clock at the kernel's end, i.e. the
+    // simulated duration along the critical path, compute included (0 when not timed).
+    std::uint64_t cycles_makespan = 0;
 
     memory_counters& operator+=(const memory_counters& o);
     /// Every scalar counter by name, then "atomics.<scope>.<order>" and "fences.<scope>.<order>" for

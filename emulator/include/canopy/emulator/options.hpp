@@ -51,6 +51,13 @@ struct options {
     // Deterministic scheduler: yield at canopy::ld / canopy::st too (not only at atomics), so plain
     // accesses interleave as freely as they can on a GPU.
     bool yield_at_plain_access = true;
+    // Deterministic scheduler, timed (discrete-event) order: always run a work-item with the smallest
+    // simulated clock (ties: the seeded choice), and make sub-group collectives and barriers complete
+    // at the latest arrival's clock. A spinning work-item then polls in step with the time of the one
+    // it waits for, so the launch's makespan (memory_counters::cycles_makespan) models its duration;
+    // without it the order is uniformly random and says nothing about time. Narrows the interleavings
+    // explored, so litmus and protocol tests keep it off. (CANOPY_EMU_TIMED=1)
+    bool timed = false;
     // Deterministic scheduler: draw choices from this chooser instead of a generator seeded with `seed`
     // (the litmus runner's exhaustive mode; the scoped-cache model shares it).
     chooser* choices = nullptr;

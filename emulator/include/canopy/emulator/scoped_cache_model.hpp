@@ -112,8 +112,9 @@ class scoped_cache_model final : public memory_model {
     void lock_l2(work_item& w, std::uintptr_t addr);
     void unlock_l2(std::uintptr_t addr);
     void wait_l2_ready(work_item& w, std::uintptr_t addr);
-    void charge(const work_item& w, std::uint64_t cycles);
+    void charge(work_item& w, std::uint64_t cycles);
     void count_atomic(const mm_access& a);
+    void stall(work_item& w);
 
     std::vector<l1_cache> l1_;
     chooser& choices_;

@@ -35,6 +35,9 @@ struct work_item {
     canopy::site wait_site; // where it waits (spin_until, barrier, collective)
     bool yield_at_atomics = false;
     bool yield_at_plain = false;
+    // Simulated cycles this work-item has spent (options::timed): the memory model's costs, declared
+    // compute (canopy::model_cycles) and one cycle per scheduling step that charged nothing else.
+    std::uint64_t clock = 0;
     std::uint64_t* progress = nullptr; // bumped whenever this work-item changes memory
     memory_model* model = nullptr;     // nullptr: coherent memory (plain std::atomic semantics)
     engine* eng = nullptr;

@@ -4,6 +4,7 @@
 #include "canopy/platform/atomic.hpp"
 #include "canopy/platform/barrier.hpp"
 #include "canopy/platform/config.hpp"
+#include "canopy/platform/cost.hpp"
 #include "canopy/platform/device_info.hpp"
 #include "canopy/platform/error.hpp"
 #include "canopy/platform/ids.hpp"

@@ -34,6 +34,27 @@
 
 namespace canopy::runtime {
 
+/// The runtime's shared state in `words` (a run's device buffer, read back by the host), in one line
+/// per non-empty queue: for failure reports. Device memory as the host sees it (a scoped-cache run's
+/// dirty L1 lines are not in it).
+inline std::string describe_state(const std::vector<unsigned>& words, const layout& L) {
+    std::string s = "runtime state: outstanding tasks " + std::to_string(words[L.outstanding]) +
+                    ", status word " + std::to_string(words[L.status]);
+    const auto queue = [&](const char* what, unsigned at) {
+        const unsigned lock = words[at], head = words[at + 1], tail = words[at + 2];
+        if (lock != 0 || head != tail) {
+            s += std::string("\n  ") + what + ": " + std::to_string(tail - head) + " front(s) (head " +
+                 std::to_string(head) + ", tail " + std::to_string(tail) + ")" + (lock ? ", locked" : "");
+        }
+    };
+    queue("device queue", L.device_queue);
+    for (unsigned wg = 0; wg < L.workgroups; ++wg) {
+        queue(("work-group queue " + std::to_string(wg)).c_str(),
+              L.workgroup_queues + wg * L.workgroup_queue_words());
+    }
+    return s;
+}
+
 namespace detail {
 /// Persistent body: the participating work-group id and count from occupancy discovery.
 template <class Sched> struct persistent_body {
@@ -156,12 +177,18 @@ template <class... Tasks> class task_set {
                   c.keep_private,
                   c.max_donations_per_point};
         const auto t0 = std::chrono::steady_clock::now();
-        if (c.persistent) {
-            sync::discovery_context ctx(grid);
-            sync::launch_persistent({.grid = grid, .block = c.block}, ctx,
-                                    detail::persistent_body<sched_t>{s});
-        } else {
-            launch({.grid = grid, .block = c.block}, detail::plain_kernel<sched_t>{s});
+        try {
+            if (c.persistent) {
+                sync::discovery_context ctx(grid);
+                sync::launch_persistent({.grid = grid, .block = c.block}, ctx,
+                                        detail::persistent_body<sched_t>{s});
+            } else {
+                launch({.grid = grid, .block = c.block}, detail::plain_kernel<sched_t>{s});
+            }
+        } catch (const device_error& e) {
+            // A kernel that failed (e.g. a deadlock report) leaves its queues behind: say what the
+            // runtime was holding, so that a lost task and a stuck lock look different.
+            throw device_error(std::string(e.what()) + "\n" + describe_state(mem.to_vector(), L));
         }
         const auto t1 = std::chrono::steady_clock::now();
         const std::vector<unsigned> out = mem.to_vector();
@@ -178,6 +205,7 @@ template <class... Tasks> class task_set {
         st.lines_written_back = m.lines_written_back;
         st.cycles_total = m.cycles_total;
         st.cycles_max_cu = m.cycles_max_cu;
+        st.cycles_makespan = m.cycles_makespan;
 #endif
         if (out[L.status] != 0) {
             throw error(describe(out[L.status], c.private_capacity, c.workgroup_capacity, c.device_capacity,

@@ -54,7 +54,8 @@ struct stats {
     std::array<std::array<std::uint64_t, 6>, 4> atomics{}, fences{};
     std::uint64_t flushes = 0, invalidations = 0, remote_ops = 0, lines_written_back = 0;
     std::uint64_t cycles_total = 0, cycles_max_cu = 0;
-    double seconds = 0; // host wall time of the launch (bench only; tests never time anything)
+    std::uint64_t cycles_makespan = 0; // timed scheduling only (emu::options::timed)
+    double seconds = 0;                // host wall time of the launch (bench only; tests never time anything)
 
     std::uint64_t total_tasks() const {
         std::uint64_t n = 0;

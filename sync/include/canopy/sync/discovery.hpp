@@ -128,13 +128,19 @@ class discovery_view {
             const unsigned mine = atomic_ref<unsigned, scope::device>(w_[detail::ticket_next])
                                       .fetch_add(1, std::memory_order_relaxed);
             atomic_ref<unsigned, scope::device> serving(w_[detail::ticket_serving]);
-            // Acquire at device scope: the previous holder (another work-group) released its critical
-            // section with the store to `serving`. Equality is wrap-safe (D.2.9).
-            spin_until([&] { return serving.load(std::memory_order_acquire) == mine; });
+            // Poll relaxed, then acquire once at device scope: the previous holder (another work-group)
+            // released its critical section with the store to `serving`; the fence after the read that
+            // saw it synchronizes with that release. An acquire on every poll would invalidate this
+            // CU's L1 (AMD, and the scoped-cache model) each time, for every waiting work-group.
+            // Equality is wrap-safe (D.2.9).
+            spin_until([&] { return serving.load(std::memory_order_relaxed) == mine; });
+            fence<scope::device>(std::memory_order_acquire);
         } else {
             atomic_ref<unsigned, scope::device> flag(w_[detail::spin_flag]);
-            // Test-and-set with acquire at device scope: winning it synchronises with the last unlock.
-            spin_until([&] { return flag.exchange(1, std::memory_order_acquire) == 0; });
+            // Test-and-set, relaxed; the acquire (device scope) only on a win, as above: winning
+            // synchronizes with the last unlock.
+            spin_until([&] { return flag.exchange(1, std::memory_order_relaxed) == 0; });
+            fence<scope::device>(std::memory_order_acquire);
         }
     }
     CANOPY_DEVICE void unlock() const {

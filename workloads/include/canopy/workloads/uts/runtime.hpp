@@ -23,6 +23,11 @@ namespace canopy::workloads::uts {
 inline constexpr unsigned fan_out = 8;      // most tasks one task stages
 inline constexpr unsigned count_slots = 64; // power of two
 inline constexpr unsigned slot_words = 8;   // 64-bit words per slot (64 bytes: one line per slot)
+/// What one SHA-1 compression costs a sub-group, for the emulator's timing model (model_cycles): about
+/// 1,000 ALU instructions per lane (80 rounds of ~12 operations, plus the message schedule), and a
+/// wave64 instruction issues over 4 cycles on a 16-lane SIMD (GCN/CDNA). An estimate, not a
+/// measurement; the HRF experiment varies it (--compute-cycles). GPUs ignore it.
+inline constexpr unsigned sha1_model_cycles = 4000;
 
 struct node_payload {
     std::uint32_t s[5]; // the state's 20 bytes
@@ -37,7 +42,8 @@ struct range_payload {
 
 struct shared_args {
     params p;
-    unsigned long long* counters; // count_slots x slot_words: [0] nodes, [1] leaves, [2] depth
+    unsigned long long* counters;             // count_slots x slot_words: [0] nodes, [1] leaves, [2] depth
+    unsigned hash_cycles = sha1_model_cycles; // model_cycles per SHA-1 compression (emulator timing)
 };
 
 struct node_task;
@@ -87,6 +93,7 @@ CANOPY_DEVICE void spawn_children(Ctx& ctx, const shared_args& a, const std::uin
         const int ct = static_cast<int>(child_type(a.p, height));
         for (unsigned i = lo; i < hi; ++i) {
             const node_state c = spawn_state(parent, i, a.p.granularity);
+            model_cycles(a.hash_cycles * static_cast<unsigned>(a.p.granularity));
             node_payload np;
             __builtin_memcpy(np.s, c.b, 20);
             np.height = height + 1;
@@ -124,14 +131,16 @@ struct runtime_result {
 };
 
 /// Traverses the tree of `p` on the runtime under `cfg` (the emulator's options are the caller's).
-inline runtime_result traverse_runtime(const params& p, const runtime::config& cfg) {
+/// `hash_cycles`: what one SHA-1 compression costs in the emulator's timing model (model_cycles).
+inline runtime_result traverse_runtime(const params& p, const runtime::config& cfg,
+                                       unsigned hash_cycles = sha1_model_cycles) {
     if (cfg.staging_capacity < fan_out) {
         throw error("canopy uts: the staging buffer must hold at least " + std::to_string(fan_out) +
                     " tasks per lane");
     }
     device_buffer<unsigned long long> counters(count_slots * slot_words);
     counters.fill_zero();
-    const shared_args a{p, counters.data()};
+    const shared_args a{p, counters.data(), hash_cycles};
     runtime::task_set<node_task, range_task> ts{node_task{a}, range_task{a}};
     const node_state root = root_state(p.root_seed);
     node_payload rp;
