@@ -16,6 +16,7 @@
 //    hrf-indirect's speedup and its donation count, across trees (means) and across every (tree, seed)
 //    run. Writes hrf_experiment.md and hrf_experiment.json into --out; bench/plot_hrf_experiment.py turns
 //    the JSON into hrf_experiment.png.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -181,9 +182,18 @@ scaled_tree scale(const char* name, u64 target) {
     return st;
 }
 
-run_result run_one(const scaled_tree& t, rt::policy pol, u64 seed, unsigned compute_cycles) {
+/// hrf8 with `block` work-items per work-group and as many resident work-groups per CU as keep four
+/// wave64 sub-groups there: one per SIMD. Timed scheduling gives every sub-group its own clock, i.e. its
+/// own issue slot, which is right only while a CU holds no more waves than it has SIMDs.
+canopy::emu::virtual_device hrf8_with(unsigned block) {
+    canopy::emu::virtual_device d = canopy::emu::preset("hrf8");
+    d.blocks_per_cu = std::max(1u, 4u / (block / 64u));
+    return d;
+}
+
+run_result run_one(const scaled_tree& t, rt::policy pol, u64 seed, unsigned compute_cycles, unsigned block) {
     canopy::emu::options o;
-    o.device = canopy::emu::preset("hrf8");
+    o.device = hrf8_with(block);
     o.scheduler = canopy::emu::scheduler_kind::deterministic;
     o.memory_model = canopy::emu::memory_model_kind::scoped;
     o.timed = true; // simulated-time order: the makespan models the duration
@@ -193,7 +203,8 @@ run_result run_one(const scaled_tree& t, rt::policy pol, u64 seed, unsigned comp
     r.pol = pol;
     r.seed = seed;
     const auto t0 = std::chrono::steady_clock::now();
-    const uts::runtime_result rr = uts::traverse_runtime(t.p, uts::default_config(pol), compute_cycles);
+    const uts::runtime_result rr =
+        uts::traverse_runtime(t.p, uts::default_config(pol, block), compute_cycles);
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.c = rr.c;
     r.s = rr.stats;
@@ -265,6 +276,7 @@ int main(int argc, char** argv) {
     unsigned seeds = 3;
     unsigned compute = uts::sha1_model_cycles;
     u64 target_opt = 0;
+    unsigned block = 64;
     app.add_flag("--quick", quick, "trees of about 2,000 nodes and one seed (a smoke run)");
     app.add_option("--out", out_dir, "directory for hrf_experiment.md and hrf_experiment.json")
         ->capture_default_str();
@@ -277,6 +289,11 @@ int main(int argc, char** argv) {
     app.add_option("--compute-cycles", compute,
                    "simulated cycles one SHA-1 compression costs a sub-group (0: memory costs only)")
         ->capture_default_str();
+    app.add_option("--block-size", block,
+                   "work-items per work-group: 64 (one sub-group; 4 work-groups per CU) or 256 (four "
+                   "sub-groups sharing a work-group queue; 1 per CU)")
+        ->check(CLI::IsMember({64u, 128u, 256u}))
+        ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
     if (quick && app.count("--seeds") == 0) {
         seeds = 1;
@@ -284,10 +301,11 @@ int main(int argc, char** argv) {
 
     const u64 target = target_opt ? target_opt : quick ? 2000 : 125000;
     const auto t_start = std::chrono::steady_clock::now();
-    std::printf("canopy_bench_uts_hrf: target %s nodes per tree, device hrf8, scoped-cache model, "
-                "deterministic scheduler in simulated-time order, seeds %llu..%llu, %u cycles per SHA-1\n\n",
-                fmt_u(target).c_str(), static_cast<unsigned long long>(seed),
-                static_cast<unsigned long long>(seed + seeds - 1), compute);
+    std::printf(
+        "canopy_bench_uts_hrf: target %s nodes per tree, device hrf8 (work-groups of %u), scoped-cache "
+        "model, deterministic scheduler in simulated-time order, seeds %llu..%llu, %u cycles per SHA-1\n\n",
+        fmt_u(target).c_str(), block, static_cast<unsigned long long>(seed),
+        static_cast<unsigned long long>(seed + seeds - 1), compute);
 
     // ---- 1. scale the trees ----
     std::vector<scaled_tree> trees;
@@ -311,7 +329,7 @@ int main(int argc, char** argv) {
         for (std::size_t k = 0; k < npol; ++k) {
             for (unsigned sd = 0; sd < seeds; ++sd) {
                 const rt::policy pol = rt::all_policies[k];
-                run_result r = run_one(trees[i], pol, seed + sd, compute);
+                run_result r = run_one(trees[i], pol, seed + sd, compute, block);
                 std::fprintf(stderr, "  %s %-15s seed %llu  %.1f s\n", trees[i].name.c_str(),
                              rt::to_string(pol), static_cast<unsigned long long>(seed + sd), r.wall);
                 if (!(r.c == trees[i].ref)) {
@@ -337,6 +355,8 @@ int main(int argc, char** argv) {
     j["first_seed"] = seed;
     j["seeds"] = seeds;
     j["compute_cycles_per_sha1"] = compute;
+    j["block_size"] = block;
+    j["workgroups_per_cu"] = hrf8_with(block).blocks_per_cu;
     j["quick"] = quick;
     j["target_nodes"] = target;
     j["wall_seconds"] = total_s;
@@ -452,7 +472,9 @@ int main(int argc, char** argv) {
        << " across every (tree, seed) run (n = " << x_don_all.size() << ").\n";
 
     std::string header =
-        "Device hrf8 (8 CUs), scoped-cache model, deterministic scheduler in simulated-time order, seeds " +
+        "Device hrf8 (8 CUs), work-groups of " + std::to_string(block) + " (" +
+        std::to_string(hrf8_with(block).blocks_per_cu) +
+        " per CU), scoped-cache model, deterministic scheduler in simulated-time order, seeds " +
         std::to_string(seed) + ".." + std::to_string(seed + seeds - 1) + ", " + std::to_string(compute) +
         " cycles per SHA-1" + (quick ? ", --quick" : "") +
         ". Speedup = makespan(hrf-direct) / makespan(policy) for the same seed; mean [min, max] over seeds; "
