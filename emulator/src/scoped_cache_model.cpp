@@ -177,11 +177,15 @@ void scoped_cache_model::charge(work_item& w, std::uint64_t cycles) {
     w.clock += cycles; // the issuing work-item waits for its own cache actions
 }
 
-void scoped_cache_model::stall(work_item& w) {
+void scoped_cache_model::stall(work_item& w, const work_item* until) {
     // A retry of an access blocked by a cache lock (RMW or L2 line lock) stalls the issuer for about an
-    // L1 round trip. Only its clock moves (timed scheduling: the waiter keeps pace with the holder
-    // instead of taking one step per cycle); the CU's cycles count work, not waiting.
+    // L1 round trip, and at least until the holder's present time: the lock cannot be free earlier.
+    // Only the clock moves (timed scheduling: the waiter keeps pace with the holder instead of taking
+    // one step per cycle); the CU's cycles count work, not waiting.
     w.clock += costs_.l1_hit;
+    if (until && until->clock + costs_.l1_hit > w.clock) {
+        w.clock = until->clock + costs_.l1_hit;
+    }
 }
 
 void scoped_cache_model::count_atomic(const mm_access& a) {
@@ -419,25 +423,28 @@ void scoped_cache_model::invalidate_all(work_item& w) {
 
 void scoped_cache_model::wait_rmw_ready(work_item& w) {
     while (l1_[w.cu].rmw_holder != 0 && l1_[w.cu].rmw_holder != who(w)) {
-        stall(w);
+        stall(w, l1_[w.cu].holder);
         yield(w); // another work-item holds the device-wide RMW locks (a remote RMW or store)
     }
 }
 
 void scoped_cache_model::lock_rmw_all(work_item& w) {
     for (;;) {
-        bool ready = true;
+        const work_item* other = nullptr;
         for (const auto& c : l1_) {
-            ready = ready && (c.rmw_holder == 0 || c.rmw_holder == who(w));
+            if (c.rmw_holder != 0 && c.rmw_holder != who(w) && (!other || c.holder->clock > other->clock)) {
+                other = c.holder;
+            }
         }
-        if (ready) {
+        if (!other) {
             break;
         }
-        stall(w);
+        stall(w, other);
         yield(w);
     }
     for (auto& c : l1_) {
         c.rmw_holder = who(w);
+        c.holder = &w;
     }
     charge(w, costs_.rmw_lock);
 }
@@ -445,6 +452,7 @@ void scoped_cache_model::lock_rmw_all(work_item& w) {
 void scoped_cache_model::unlock_rmw_all(work_item&) {
     for (auto& c : l1_) {
         c.rmw_holder = 0;
+        c.holder = nullptr;
     }
 }
 

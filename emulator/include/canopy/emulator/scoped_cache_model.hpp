@@ -73,7 +73,8 @@ class scoped_cache_model final : public memory_model {
         // ever held, which is what made long runs superlinear.
         std::uint64_t epoch = 1;
         std::vector<std::uintptr_t> dirty;
-        unsigned rmw_holder = 0; // 0: unlocked; else 1 + the holder's global work-item id
+        unsigned rmw_holder = 0;           // 0: unlocked; else 1 + the holder's global work-item id
+        const work_item* holder = nullptr; // the holder itself (its clock: timed waiting)
         std::uint64_t cycles = 0;
     };
     static bool valid(const l1_cache& c, const entry& e) { return e.epoch == c.epoch; }
@@ -114,7 +115,7 @@ class scoped_cache_model final : public memory_model {
     void wait_l2_ready(work_item& w, std::uintptr_t addr);
     void charge(work_item& w, std::uint64_t cycles);
     void count_atomic(const mm_access& a);
-    void stall(work_item& w);
+    void stall(work_item& w, const work_item* until = nullptr);
 
     std::vector<l1_cache> l1_;
     chooser& choices_;
