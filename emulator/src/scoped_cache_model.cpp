@@ -1,5 +1,6 @@
 #include "canopy/emulator/scoped_cache_model.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include <fmt/format.h>
@@ -79,6 +80,8 @@ bool cost_table::set(const std::string& name, std::uint64_t cycles) {
     assign("invalidate", invalidate);
     assign("remote_per_cu", remote_per_cu);
     assign("rmw_lock", rmw_lock);
+    assign("line_bytes", line_bytes);
+    assign("l1_lines", l1_lines);
     return found;
 }
 
@@ -91,6 +94,8 @@ void cost_table::for_each(const std::function<void(const char*, std::uint64_t)>&
     f("invalidate", invalidate);
     f("remote_per_cu", remote_per_cu);
     f("rmw_lock", rmw_lock);
+    f("line_bytes", line_bytes);
+    f("l1_lines", l1_lines);
 }
 
 memory_counters& memory_counters::operator+=(const memory_counters& o) {
@@ -256,15 +261,22 @@ void scoped_cache_model::install(l1_cache& c, entry* e, std::uintptr_t addr, uns
 }
 
 std::uint64_t scoped_cache_model::flush_dirty(l1_cache& c) {
-    std::uint64_t lines = 0;
+    // Written back: every dirty location (values are per location). Charged: the distinct cache lines
+    // they occupy, at most what an L1 of costs_.l1_lines can hold dirty: a real L1 would have written
+    // the excess back earlier, in the background, when capacity forced it out (the model keeps such
+    // entries, which the environment is allowed to do, but must not bill the flusher for them).
+    line_scratch_.clear();
     for (const std::uintptr_t addr : c.dirty) {
         if (entry* e = find(c, addr); e && e->dirty) {
             write_back(c, *e);
-            ++lines;
+            line_scratch_.push_back(addr / (costs_.line_bytes ? costs_.line_bytes : 1));
         }
     }
     c.dirty.clear();
-    return lines;
+    std::sort(line_scratch_.begin(), line_scratch_.end());
+    const auto lines = static_cast<std::uint64_t>(std::unique(line_scratch_.begin(), line_scratch_.end()) -
+                                                  line_scratch_.begin());
+    return std::min<std::uint64_t>(lines, costs_.l1_lines);
 }
 
 void scoped_cache_model::note_location(std::uintptr_t addr, unsigned size) {

@@ -27,6 +27,10 @@ struct cost_table {
     std::uint64_t invalidate = 40;     // invalidating an L1
     std::uint64_t remote_per_cu = 100; // a remote flush or invalidate, per CU reached
     std::uint64_t rmw_lock = 100;      // taking the device-wide RMW locks (remote RMW / store)
+    // A flush is charged per distinct dirty line, at most l1_lines of them: HRF Table 1's L1 is 32 KB,
+    // i.e. 512 lines of 64 bytes.
+    std::uint64_t line_bytes = 64;
+    std::uint64_t l1_lines = 512;
 
     /// Sets one entry by name ("l1_hit", ...); false when there is no such entry.
     bool set(const std::string& name, std::uint64_t cycles);
@@ -36,7 +40,7 @@ struct cost_table {
 struct memory_counters {
     std::uint64_t flushes_own = 0, flushes_remote = 0;
     std::uint64_t invalidations_own = 0, invalidations_remote = 0;
-    std::uint64_t lines_written_back = 0;
+    std::uint64_t lines_written_back = 0; // locations written back (flushes and the environment)
     std::uint64_t l1_hits = 0, l1_misses = 0, l2_accesses = 0;
     std::uint64_t remote_ops = 0;
     std::uint64_t env_flushes = 0, env_evictions = 0, env_fetches = 0;

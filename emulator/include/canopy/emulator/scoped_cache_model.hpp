@@ -127,6 +127,7 @@ class scoped_cache_model final : public memory_model {
     // original scheme only: location -> (holder: 1 + global work-item id, holder's CU)
     std::unordered_map<std::uintptr_t, std::pair<unsigned, unsigned>> l2_locks_;
     memory_counters counters_;
+    std::vector<std::uintptr_t> line_scratch_; // flush_dirty's distinct lines
 };
 
 } // namespace canopy::emu
