@@ -273,7 +273,10 @@ std::uint64_t scoped_cache_model::flush_dirty(l1_cache& c) {
         }
     }
     c.dirty.clear();
-    std::sort(line_scratch_.begin(), line_scratch_.end());
+    // Heap sort: it runs on the work-item's fiber, whose stack is small (64 KiB); std::sort's recursive
+    // introsort overflowed it under ASan. make_heap/sort_heap iterate.
+    std::make_heap(line_scratch_.begin(), line_scratch_.end());
+    std::sort_heap(line_scratch_.begin(), line_scratch_.end());
     const auto lines = static_cast<std::uint64_t>(std::unique(line_scratch_.begin(), line_scratch_.end()) -
                                                   line_scratch_.begin());
     return std::min<std::uint64_t>(lines, costs_.l1_lines);
