@@ -107,6 +107,8 @@ struct subgroup_state {
 
 struct block_state {
     unsigned id = 0, cu = 0, slot = 0;
+    std::size_t slot_index = 0;  // position in its worker's slots/blocks
+    std::uint64_t end_clock = 0; // timed: the latest clock a work-item of this group finished at
     std::vector<fiber_record> fibers;
     std::vector<subgroup_state> subgroups;
     unsigned done = 0;
@@ -301,6 +303,7 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
     auto b = std::make_unique<block_state>();
     b->id = block_id;
     b->slot = w.slots[slot_index];
+    b->slot_index = slot_index;
     // Slots are dealt round-robin over CUs, as a GPU's dispatcher spreads work-groups.
     b->cu = b->slot % opt_.device.compute_units;
     const unsigned sg = opt_.device.subgroup_size;
@@ -613,12 +616,7 @@ bool engine::any_working(const worker_state& w) const {
 
 void engine::finish_work_item(worker_state& w, fiber_record& f) {
     w.makespan = std::max(w.makespan, f.wi.clock);
-    for (std::size_t i = 0; i < w.slots.size(); ++i) {
-        if (w.blocks[i].get() == f.wi.blk) {
-            w.slot_clock[i] = std::max(w.slot_clock[i], f.wi.clock);
-            break;
-        }
-    }
+    f.wi.blk->end_clock = std::max(f.wi.blk->end_clock, f.wi.clock);
     make_blocked(f); // out of the runnable list for good
     destroy_fiber(f);
     f.fib = ctx::fiber{};
@@ -658,13 +656,9 @@ void engine::finish_work_item(worker_state& w, fiber_record& f) {
                 w.heap.push(e);
             }
         }
-        // the slot is free: the next work-group becomes resident
-        for (std::size_t i = 0; i < w.slots.size(); ++i) {
-            if (w.blocks[i].get() == &b) {
-                w.blocks[i].reset();
-                break;
-            }
-        }
+        // the slot is free: the next work-group becomes resident, starting when this one ended
+        w.slot_clock[b.slot_index] = std::max(w.slot_clock[b.slot_index], b.end_clock);
+        w.blocks[b.slot_index].reset();
     }
 }
 
