@@ -1084,6 +1084,8 @@ void spin_wait(site where) {
 
 void spin_done() { self().in_spin = false; }
 
+std::uint64_t spin_limit() { return self().eng->spin_limit(); }
+
 const char* to_string(collective_kind k) {
     switch (k) {
     case collective_kind::ballot: return "ballot";
@@ -1092,6 +1094,7 @@ const char* to_string(collective_kind k) {
     case collective_kind::broadcast: return "broadcast";
     case collective_kind::shuffle: return "shuffle";
     case collective_kind::scan: return "exclusive_scan";
+    case collective_kind::barrier: return "subgroup_barrier";
     }
     return "?";
 }

@@ -36,6 +36,7 @@ class engine {
     // kernel-side services (called on a work-item's fiber)
     void yield_from(work_item& wi);
     void spin_wait(work_item& wi, site where);
+    std::uint64_t spin_limit() const { return opt_.spin_limit; }
     void block_barrier(work_item& wi, site where);
     const std::uint64_t* collective(work_item& wi, collective_kind kind, std::uint64_t value, site where,
                                     lane_mask* mask);

@@ -55,7 +55,7 @@ void* dynamic_shared();
 /// The work-group barrier.
 void block_barrier(canopy::site where);
 
-enum class collective_kind : std::uint8_t { ballot, any, all, broadcast, shuffle, scan };
+enum class collective_kind : std::uint8_t { ballot, any, all, broadcast, shuffle, scan, barrier };
 const char* to_string(collective_kind k);
 
 /// Gathers one 8-byte value from every live lane of the sub-group. Returns the snapshot (indexed by
@@ -66,7 +66,9 @@ const std::uint64_t* collective(collective_kind kind, std::uint64_t value, canop
 
 /// One poll of a spin_until at `where` failed: yield, as a waiting work-item.
 void spin_wait(canopy::site where);
-/// spin_until finished (the predicate held).
+/// spin_until finished (the predicate held, or a bounded wait gave up).
 void spin_done();
+/// The running launch's options::spin_limit (polls of one spin_until_bounded; 0: unbounded).
+std::uint64_t spin_limit();
 
 } // namespace canopy::emu

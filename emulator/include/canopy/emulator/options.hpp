@@ -4,7 +4,7 @@
 // variables, so that a failing test can be replayed without recompiling:
 //   CANOPY_EMU_DEVICE=hrf8  CANOPY_EMU_SCHEDULER=deterministic|parallel  CANOPY_EMU_SEED=42
 //   CANOPY_EMU_THREADS=4    CANOPY_EMU_STACK_KIB=64  CANOPY_EMU_SUBGROUP=32|64
-//   CANOPY_EMU_MEMORY_MODEL=coherent|scoped
+//   CANOPY_EMU_MEMORY_MODEL=coherent|scoped  CANOPY_EMU_SPIN_LIMIT=0
 #pragma once
 
 #include <cstddef>
@@ -46,6 +46,10 @@ struct options {
     // Deterministic watchdog: a deadlock is declared after this many consecutive scheduling steps in
     // which only spinning work-items ran and no memory changed (0: 10,000 + 64 per work-item).
     std::uint64_t watchdog_steps = 0;
+    // spin_until_bounded gives up after this many failed polls of one wait (0: never). A GPU debug
+    // build bounds the same waits by time (platform/spin.hpp); this lets tests take that path here.
+    // (CANOPY_EMU_SPIN_LIMIT)
+    std::uint64_t spin_limit = 0;
     // Parallel watchdog: seconds without any memory change while every work-item spins.
     double watchdog_seconds = 10.0;
     // Deterministic scheduler: yield at canopy::ld / canopy::st too (not only at atomics), so plain

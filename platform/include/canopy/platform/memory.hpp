@@ -62,6 +62,16 @@ template <class T> class device_buffer {
         check_size(n);
         detail::copy_to_host(host, p_, n * sizeof(T));
     }
+    /// Copies n elements from the host into [at, at + n): a part of the buffer, not all of it.
+    void upload_at(std::size_t at, const T* host, std::size_t n) {
+        check_range(at, n);
+        detail::copy_to_device(p_ + at, host, n * sizeof(T));
+    }
+    /// Copies [at, at + n) to the host.
+    void download_at(std::size_t at, T* host, std::size_t n) const {
+        check_range(at, n);
+        detail::copy_to_host(host, p_ + at, n * sizeof(T));
+    }
     std::vector<T> to_vector() const {
         std::vector<T> v(n_);
         download(v.data(), n_);
@@ -70,6 +80,12 @@ template <class T> class device_buffer {
     void fill_zero() { detail::fill_bytes(p_, 0, n_ * sizeof(T)); }
 
   private:
+    void check_range(std::size_t at, std::size_t n) const {
+        if (at > n_ || n > n_ - at) {
+            throw error("device_buffer: copy of elements [" + std::to_string(at) + ", " + std::to_string(at) +
+                        " + " + std::to_string(n) + ") of a buffer of " + std::to_string(n_));
+        }
+    }
     void check_size(std::size_t n) const {
         if (n > n_) {
             throw error("device_buffer: copy of " + std::to_string(n) + " elements into a buffer of " +

@@ -1,11 +1,22 @@
 // canopy/platform/subgroup.hpp — sub-group (wavefront / warp) collectives.
 //
-// Every collective must be reached by all live lanes of the sub-group, converged (lanes that have
-// exited take no part: their ballot bit is 0 and they are skipped by scans). This is the portable
-// subset of AMD's exec-mask semantics and CUDA's *_sync semantics: canopy never passes partial masks,
-// so divergent collectives are a bug that the emulator reports. Values are trivially copyable, at most
-// 8 bytes.
+// Every collective must be reached by all live lanes of the sub-group (lanes that have exited take no
+// part: their ballot bit is 0 and they are skipped by scans), and it WAITS for all of them: it is not
+// "the lanes that happen to be here". That is CUDA's *_sync with an explicit mask naming every lane of
+// the warp (what canopy passes: never __activemask(), since NVIDIA lanes need not reconverge after a
+// branch), AMD's exec-mask semantics (a wavefront reconverges by construction), and the emulator's
+// arrival-counted collective. A collective that some live lane never reaches is a bug: the emulator
+// reports it as divergent; a GPU hangs or returns garbage. Values are trivially copyable, <= 8 bytes.
 //
+// Collectives move values, not memory: shfl.sync and vote.sync are not memory operations in the PTX
+// model, so a lane's plain stores are NOT ordered before another lane's loads by a broadcast. A
+// hand-off of memory between lanes of one sub-group uses subgroup_barrier(), which waits for every
+// live lane and orders their memory accesses (CUDA __syncwarp; AMD a wavefront-scope fence; the
+// emulator an arrival-counted barrier). It orders among the sub-group only: data another work-item
+// published at a wider scope must still be acquired at that scope by the lane that reads it, or by a
+// lane that then hands it over through subgroup_barrier (causality is transitive: PTX, HRF-indirect).
+//
+//   void subgroup_barrier()           every live lane arrives; their memory accesses are ordered
 //   lane_mask ballot(bool p)          bit i set when lane i's p is true
 //   bool any(bool p), bool all(bool p)
 //   T broadcast(T v, unsigned src)    every lane gets lane src's v

@@ -1,7 +1,10 @@
 // canopy/queues/front_queue.hpp — a bounded ring of task-fronts with scoped indices (HRF Fig. 9).
 //
 // Layout in device memory (32-bit words): [lock, head, tail, advert, front 0, front 1, ...]. head and
-// tail grow without bound (differences are wrap-safe); slot i is front i % capacity. Every operation is
+// tail grow without bound and wrap at 2^32 (differences are wrap-safe); slot i is front
+// i & (capacity - 1). The capacity must be a power of two (the host refuses anything else,
+// valid_capacity): with any other capacity `i % capacity` jumps when i wraps, and two live fronts would
+// share a slot (e.g. capacity 3: indices 2^32 - 1 and 0 are consecutive but map to slots 0 and 0). Every operation is
 // made by one work-item per sub-group (the leader): lanes of one sub-group never contend for the lock.
 //
 // Synchronization: the lock's acquire (CAS) and release (unlock) at the access policy's scope publish
@@ -30,13 +33,17 @@ struct front_queue {
     CANOPY_HOST_DEVICE static constexpr unsigned words(unsigned capacity, front_shape s) {
         return control_words + capacity * s.words();
     }
+    /// A capacity a ring can have: a power of two (so that slot indices survive the 32-bit wrap).
+    CANOPY_HOST_DEVICE static constexpr bool valid_capacity(unsigned capacity) {
+        return capacity != 0 && (capacity & (capacity - 1)) == 0;
+    }
 
     CANOPY_DEVICE unsigned* lock_word() const { return &w[0]; }
     CANOPY_DEVICE unsigned* head_word() const { return &w[1]; }
     CANOPY_DEVICE unsigned* tail_word() const { return &w[2]; }
     CANOPY_DEVICE unsigned* advert_word() const { return &w[3]; }
     CANOPY_DEVICE front_ref slot(unsigned index) const {
-        return {w + control_words + (index % capacity) * shape.words(), shape};
+        return {w + control_words + (index & (capacity - 1)) * shape.words(), shape};
     }
 
     /// Occupancy hint (relaxed: a hint only; see the header comment).
@@ -50,8 +57,10 @@ struct front_queue {
     /// Acquire at A's scope: synchronizes with the previous holder's unlock, so the fronts and indices
     /// it wrote are visible here.
     template <class A> CANOPY_DEVICE bool try_lock() const { return A::try_acquire(lock_word()); }
-    template <class A> CANOPY_DEVICE void lock() const {
-        spin_until([&] { return try_lock<A>(); });
+    /// Waits for the lock; false when the wait passed the spin bound (spin_until_bounded: a GPU debug
+    /// build's hang report), in which case the lock is not held and the caller reports a failure.
+    template <class A> CANOPY_DEVICE bool lock() const {
+        return spin_until_bounded([&] { return try_lock<A>(); });
     }
     /// Release at A's scope (A::release_store): publishes this critical section to the next holder.
     template <class A> CANOPY_DEVICE void unlock() const { A::release_store(lock_word(), 0u); }

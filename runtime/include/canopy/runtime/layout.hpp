@@ -2,6 +2,11 @@
 //
 //   status | outstanding | device queue | work-group queues | steal requests | mailboxes |
 //   private queues | staging buffers | stats rows
+//
+// Offsets are 64-bit words counts, and every product that locates a sub-group's or work-group's part is
+// formed in 64 bits: at MI300X scale the buffer approaches 2^31 words with the default capacities
+// (staging alone is sub-groups x lanes x staging_capacity x staged words), and a 32-bit offset would
+// wrap silently into another sub-group's queue. The host refuses a layout it cannot allocate.
 #pragma once
 
 #include "canopy/platform/config.hpp"
@@ -10,13 +15,17 @@
 namespace canopy::runtime {
 
 struct layout {
+    using offset = unsigned long long; // words from the start of the buffer
+
     queues::front_shape shape;
     unsigned workgroups = 0, subgroups_per_block = 0;
     unsigned private_capacity = 0, workgroup_capacity = 0, device_capacity = 0, staging_capacity = 0;
     unsigned staged_words = 0, counters = 0;
-    // offsets
-    unsigned status = 0, outstanding = 1, device_queue = 2, workgroup_queues = 0, requests = 0, mailboxes = 0,
-             private_queues = 0, staging = 0, stats = 0, total = 0;
+    // Region offsets. The first three are fixed: the host uploads only [0, workgroup_queues) (status,
+    // counter, the device queue holding the seeds) and reads back only the status, the counter, the
+    // stats rows and, on failure, the queues' control words.
+    offset status = 0, outstanding = 1, device_queue = 2, workgroup_queues = 0, requests = 0, mailboxes = 0,
+           private_queues = 0, staging = 0, stats = 0, total = 0;
 
     CANOPY_HOST_DEVICE unsigned subgroups() const { return workgroups * subgroups_per_block; }
     CANOPY_HOST_DEVICE unsigned workgroup_queue_words() const {
@@ -24,14 +33,31 @@ struct layout {
     }
     CANOPY_HOST_DEVICE unsigned mailbox_words() const { return 1 + shape.words(); }
 
+    // ---- where each part starts (64-bit products throughout) ----
+    CANOPY_HOST_DEVICE offset workgroup_queue_at(unsigned wg) const {
+        return workgroup_queues + offset{wg} * workgroup_queue_words();
+    }
+    CANOPY_HOST_DEVICE offset request_at(unsigned wg) const { return requests + wg; }
+    CANOPY_HOST_DEVICE offset mailbox_at(unsigned sg) const { return mailboxes + offset{sg} * mailbox_words(); }
+    /// Front `i` (an unbounded index) of sub-group `sg`'s private ring: the capacity is a power of two,
+    /// so `i & (capacity - 1)` stays consistent when the 32-bit index wraps.
+    CANOPY_HOST_DEVICE offset private_at(unsigned sg, unsigned i) const {
+        return private_queues + (offset{sg} * private_capacity + (i & (private_capacity - 1))) * shape.words();
+    }
+    /// The staging buffer of lane `lane` of sub-group `sg`.
+    CANOPY_HOST_DEVICE offset staging_at(unsigned sg, unsigned lane) const {
+        return staging + (offset{sg} * shape.lanes + lane) * staging_capacity * staged_words;
+    }
+    CANOPY_HOST_DEVICE offset stats_at(unsigned sg) const { return stats + offset{sg} * counters; }
+
     void finish() {
         workgroup_queues = device_queue + queues::front_queue::words(device_capacity, shape);
-        requests = workgroup_queues + workgroups * workgroup_queue_words();
+        requests = workgroup_queue_at(workgroups);
         mailboxes = requests + workgroups;
-        private_queues = mailboxes + subgroups() * mailbox_words();
-        staging = private_queues + subgroups() * private_capacity * shape.words();
-        stats = staging + subgroups() * shape.lanes * staging_capacity * staged_words;
-        total = stats + subgroups() * counters;
+        private_queues = mailbox_at(subgroups());
+        staging = private_queues + offset{subgroups()} * private_capacity * shape.words();
+        stats = staging_at(subgroups(), 0);
+        total = stats_at(subgroups());
     }
 };
 

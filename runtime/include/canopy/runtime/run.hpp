@@ -19,6 +19,7 @@
 #include "canopy/platform/error.hpp"
 #include "canopy/platform/launch.hpp"
 #include "canopy/platform/memory.hpp"
+#include "canopy/platform/stream.hpp"
 #include "canopy/runtime/config.hpp"
 #include "canopy/runtime/layout.hpp"
 #include "canopy/runtime/scheduler.hpp"
@@ -34,25 +35,38 @@
 
 namespace canopy::runtime {
 
-/// The runtime's shared state in `words` (a run's device buffer, read back by the host), in one line
-/// per non-empty queue: for failure reports. Device memory as the host sees it (a scoped-cache run's
-/// dirty L1 lines are not in it).
-inline std::string describe_state(const std::vector<unsigned>& words, const layout& L) {
-    std::string s = "runtime state: outstanding tasks " + std::to_string(words[L.outstanding]) +
-                    ", status word " + std::to_string(words[L.status]);
-    const auto queue = [&](const char* what, unsigned at) {
-        const unsigned lock = words[at], head = words[at + 1], tail = words[at + 2];
+/// The runtime's shared state, read from the run's device buffer piece by piece (the two counters and
+/// each queue's control words, never the whole buffer), in one line per non-empty or locked queue: for
+/// failure reports. Device memory as the host sees it (a scoped-cache run's dirty L1 lines are not in
+/// it). Throws canopy::error when the device cannot be read (a GPU context lost to a kernel fault).
+inline std::string describe_state(const device_buffer<unsigned>& mem, const layout& L) {
+    unsigned head2[2] = {};
+    mem.download_at(L.status, head2, 2);
+    std::string s = "runtime state: outstanding tasks " + std::to_string(head2[L.outstanding - L.status]) +
+                    ", status word " + std::to_string(head2[0]);
+    const auto queue = [&](const std::string& what, layout::offset at) {
+        unsigned w[queues::front_queue::control_words] = {};
+        mem.download_at(at, w, queues::front_queue::control_words);
+        const unsigned lock = w[0], head = w[1], tail = w[2];
         if (lock != 0 || head != tail) {
-            s += std::string("\n  ") + what + ": " + std::to_string(tail - head) + " front(s) (head " +
-                 std::to_string(head) + ", tail " + std::to_string(tail) + ")" + (lock ? ", locked" : "");
+            s += "\n  " + what + ": " + std::to_string(tail - head) + " front(s) (head " + std::to_string(head) +
+                 ", tail " + std::to_string(tail) + ")" + (lock ? ", locked" : "");
         }
     };
     queue("device queue", L.device_queue);
     for (unsigned wg = 0; wg < L.workgroups; ++wg) {
-        queue(("work-group queue " + std::to_string(wg)).c_str(),
-              L.workgroup_queues + wg * L.workgroup_queue_words());
+        queue("work-group queue " + std::to_string(wg), L.workgroup_queue_at(wg));
     }
     return s;
+}
+
+/// describe_state, or why it could not be read.
+inline std::string try_describe_state(const device_buffer<unsigned>& mem, const layout& L) {
+    try {
+        return describe_state(mem, L);
+    } catch (const error& e) {
+        return std::string("runtime state unreadable (") + e.what() + ")";
+    }
 }
 
 namespace detail {
@@ -128,6 +142,23 @@ template <class... Tasks> class task_set {
                         " cannot launch on this device");
         }
 
+        // Ring capacities are powers of two: slot = index & (capacity - 1) survives the 32-bit wrap of
+        // the unbounded indices (front_queue.hpp). Anything else would put two fronts in one slot.
+        const auto ring = [](unsigned cap, const char* what) {
+            if (!queues::front_queue::valid_capacity(cap)) {
+                unsigned up = 1;
+                while (up < cap && up < (1U << 31)) {
+                    up <<= 1;
+                }
+                throw error(std::string("canopy::runtime: ") + what + " capacity " + std::to_string(cap) +
+                            " is not a power of two (ring slots are index & (capacity - 1)); use " +
+                            std::to_string(up > 1 ? up >> 1 : 1) + " or " + std::to_string(up));
+            }
+        };
+        ring(c.private_capacity, "private queue");
+        ring(c.workgroup_capacity, "work-group queue");
+        ring(c.device_capacity, "device queue");
+
         layout L;
         L.shape = {F, W};
         L.workgroups = grid;
@@ -139,8 +170,20 @@ template <class... Tasks> class task_set {
         L.staged_words = 1 + W;
         L.counters = num_counters;
         L.finish();
+        const unsigned long long bytes = L.total * sizeof(unsigned);
+        if (info.global_memory_bytes != 0 && bytes > info.global_memory_bytes) {
+            throw error("canopy::runtime: the run's queues and staging buffers need " + std::to_string(bytes >> 20) +
+                        " MiB for " + std::to_string(grid) + " work-groups, more than the device's " +
+                        std::to_string(info.global_memory_bytes >> 20) +
+                        " MiB; lower the capacities (staging: " + std::to_string(c.staging_capacity) +
+                        " tasks per lane, private: " + std::to_string(c.private_capacity) +
+                        " fronts per sub-group) or the grid");
+        }
 
-        std::vector<unsigned> host(L.total, 0u);
+        // Only the head of the buffer has content at the start: status 0, the outstanding counter, the
+        // device queue holding the seeds. The rest is zeroed on the device (no host image of the
+        // buffer: at scale it is gigabytes), and only what the host needs is read back.
+        std::vector<unsigned> head(L.workgroup_queues, 0u);
         // Seeds: packed by type into fronts of the device queue (partial fronts at the start, HRF §7.1).
         unsigned fronts = 0;
         for (unsigned t = 0; t < sizeof...(Tasks); ++t) {
@@ -157,7 +200,7 @@ template <class... Tasks> class task_set {
                     }
                     ++fronts;
                 }
-                unsigned* f = host.data() + L.device_queue + queues::front_queue::control_words +
+                unsigned* f = head.data() + L.device_queue + queues::front_queue::control_words +
                               (fronts - 1) * L.shape.words();
                 f[0] = t;
                 f[1] = in_front + 1;
@@ -165,10 +208,12 @@ template <class... Tasks> class task_set {
                 in_front = (in_front + 1) % F;
             }
         }
-        host[L.device_queue + 2] = fronts; // tail
-        host[L.outstanding] = static_cast<unsigned>(seeds_.size());
+        head[L.device_queue + 2] = fronts; // tail
+        head[L.outstanding] = static_cast<unsigned>(seeds_.size());
 
-        device_buffer<unsigned> mem(host);
+        device_buffer<unsigned> mem(L.total);
+        mem.fill_zero();
+        mem.upload_at(0, head.data(), head.size());
         sched_t s{tasks_,
                   mem.data(),
                   L,
@@ -180,18 +225,26 @@ template <class... Tasks> class task_set {
         try {
             if (c.persistent) {
                 sync::discovery_context ctx(grid);
+                // Returns after reading the participant count back: the kernel has finished.
                 sync::launch_persistent({.grid = grid, .block = c.block}, ctx,
                                         detail::persistent_body<sched_t>{s});
             } else {
                 launch({.grid = grid, .block = c.block}, detail::plain_kernel<sched_t>{s});
             }
-        } catch (const device_error& e) {
-            // A kernel that failed (e.g. a deadlock report) leaves its queues behind: say what the
-            // runtime was holding, so that a lost task and a stuck lock look different.
-            throw device_error(std::string(e.what()) + "\n" + describe_state(mem.to_vector(), L));
+            // A GPU launch is asynchronous: wait for the kernel, so that `seconds` covers it and a
+            // kernel fault surfaces here, inside the report below.
+            device_synchronize();
+        } catch (const error& e) {
+            // A kernel that failed (the emulator's deadlock report, a GPU fault) leaves its queues
+            // behind: say what the runtime was holding, so that a lost task and a stuck lock look
+            // different. After a GPU fault the context may be lost and the state unreadable: say so.
+            const std::string msg = std::string(e.what()) + "\n" + try_describe_state(mem, L);
+            if (dynamic_cast<const device_error*>(&e) != nullptr) {
+                throw device_error(msg);
+            }
+            throw error(msg);
         }
         const auto t1 = std::chrono::steady_clock::now();
-        const std::vector<unsigned> out = mem.to_vector();
 
         stats st;
         st.seconds = std::chrono::duration<double>(t1 - t0).count();
@@ -207,15 +260,21 @@ template <class... Tasks> class task_set {
         st.cycles_max_cu = m.cycles_max_cu;
         st.cycles_makespan = m.cycles_makespan;
 #endif
-        if (out[L.status] != 0) {
-            throw error(describe(out[L.status], c.private_capacity, c.workgroup_capacity, c.device_capacity,
-                                 c.staging_capacity));
+        unsigned status_word = 0;
+        mem.download_at(L.status, &status_word, 1);
+        if (status_word != 0) {
+            // The same report as a failed emulator launch: what failed, and the queues' state.
+            throw error(describe(status_word, c.private_capacity, c.workgroup_capacity, c.device_capacity,
+                                 c.staging_capacity) +
+                        "\n" + try_describe_state(mem, L));
         }
+        std::vector<unsigned> rows(static_cast<std::size_t>(L.total - L.stats));
+        mem.download_at(L.stats, rows.data(), rows.size());
         st.workgroups = grid;
         st.subgroups = L.subgroups();
         st.subgroup_size = F;
         for (unsigned i = 0; i < L.subgroups(); ++i) {
-            st.add_row(out.data() + L.stats + i * L.counters);
+            st.add_row(rows.data() + static_cast<std::size_t>(i) * L.counters);
         }
         return st;
     }

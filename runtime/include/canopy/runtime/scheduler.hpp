@@ -1,7 +1,10 @@
 // canopy/runtime/scheduler.hpp — the device side: one scheduling loop per sub-group (HRF §7, Fig. 9).
 //
 // Every sub-group runs the loop converged. Lane 0 (the leader) makes every queue operation; the other
-// lanes wait for it at a collective (never by spinning on it). One iteration:
+// lanes wait for it at a collective (never by spinning on it). Memory handed between lanes of the
+// sub-group (a front the leader acquired, payloads the lanes packed for the leader to donate, a slot
+// the lanes read before the leader frees it) crosses a subgroup_barrier(): broadcast/any move values
+// only, and on NVIDIA (PTX memory model) they order no memory. One iteration:
 //   1. pick (leader): own private queue (newest first), then the work-group queue, then the device
 //      queue (oldest first), then (steal policies) a stolen front; idle waits are one spin_until whose
 //      predicate also services steal requests and checks termination and the status word;
@@ -78,15 +81,12 @@ template <policy P, class... Tasks> struct scheduler {
         return {mem + L.device_queue, L.device_capacity, L.shape};
     }
     CANOPY_DEVICE queues::front_queue workgroup_queue(unsigned wg) const {
-        return {mem + L.workgroup_queues + wg * L.workgroup_queue_words(), L.workgroup_capacity, L.shape};
+        return {mem + L.workgroup_queue_at(wg), L.workgroup_capacity, L.shape};
     }
     CANOPY_DEVICE queues::front_ref private_slot(unsigned sg, unsigned i) const {
-        return {mem + L.private_queues + (sg * L.private_capacity + i % L.private_capacity) * L.shape.words(),
-                L.shape};
+        return {mem + L.private_at(sg, i), L.shape};
     }
-    CANOPY_DEVICE unsigned* mailbox_state(unsigned sg) const {
-        return mem + L.mailboxes + sg * L.mailbox_words();
-    }
+    CANOPY_DEVICE unsigned* mailbox_state(unsigned sg) const { return mem + L.mailbox_at(sg); }
     CANOPY_DEVICE queues::front_ref mailbox_front(unsigned sg) const {
         return {mailbox_state(sg) + 1, L.shape};
     }
@@ -120,9 +120,12 @@ template <policy P, class... Tasks> struct scheduler {
     /// Leader: moves `src` (already acquired by the caller) into `q`; false (and the status word set)
     /// when q is full.
     template <class Lock, class Push>
-    CANOPY_DEVICE bool push(const queues::front_queue& q, const queues::front_ref& src, failure f,
-                            unsigned idx) const {
-        q.lock<Lock>(); // acquire at q's scope: the previous holder's indices and slots are visible
+    CANOPY_DEVICE bool push(const queues::front_queue& q, const queues::front_ref& src, failure f, unsigned idx,
+                            unsigned idx_self) const {
+        if (!q.lock<Lock>()) { // acquire at q's scope: the previous holder's indices and slots are visible
+            report(status(), failure::spin_timeout, idx_self);
+            return false;
+        }
         if (!q.has_room<Lock>()) {
             q.unlock<Lock>();
             report(status(), f, idx);
@@ -137,7 +140,7 @@ template <policy P, class... Tasks> struct scheduler {
 
     /// steal-emulated, owner side, at every scheduling point: answer one steal request to this work-group.
     CANOPY_DEVICE void service_request(unsigned wg, unsigned* cnt) const {
-        atomic_ref<unsigned, scope::device> req(mem[L.requests + wg]);
+        atomic_ref<unsigned, scope::device> req(mem[L.request_at(wg)]);
         // Relaxed peek (device scope: thieves in other work-groups write it), then an acquire CAS to
         // claim it: synchronizes with the thief's release, which ordered its mailbox reset before the
         // request.
@@ -175,7 +178,9 @@ template <policy P, class... Tasks> struct scheduler {
         const queues::front_queue wq = workgroup_queue(wg);
         const queues::front_queue dq = device_queue();
         unsigned kind = detail::pk_done;
-        spin_until([&] {
+        // Bounded (platform/spin.hpp): on a GPU debug build a sub-group that waits past the bound for
+        // work reports it instead of hanging the kernel; the run then fails with the queues' state.
+        const bool in_time = spin_until_bounded([&] {
             if (failed(status())) {
                 kind = detail::pk_done;
                 return true;
@@ -239,7 +244,7 @@ template <policy P, class... Tasks> struct scheduler {
                         unsigned expected = 0;
                         // Release at device scope: the victim (another work-group) must see this thief's
                         // mailbox reset before it writes the mailbox.
-                        if (atomic_ref<unsigned, scope::device>(mem[L.requests + v])
+                        if (atomic_ref<unsigned, scope::device>(mem[L.request_at(v)])
                                 .compare_exchange_strong(expected, sg + 1, std::memory_order_release)) {
                             pending = true;
                             cursor = v;
@@ -279,6 +284,10 @@ template <policy P, class... Tasks> struct scheduler {
             }
             return false;
         });
+        if (!in_time) {
+            report(status(), failure::spin_timeout, sg);
+            kind = detail::pk_done;
+        }
         return kind;
     }
 
@@ -294,7 +303,7 @@ template <policy P, class... Tasks> struct scheduler {
         unsigned cnt[num_counters] = {};
         bool pending = false;
         unsigned cursor = wg;
-        ctx_t ctx(mem + L.staging + (sg * F + lane) * L.staging_capacity * (1 + W), L.staging_capacity);
+        ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity);
 
         for (;;) {
             unsigned aux = 0, kind = detail::pk_done;
@@ -306,6 +315,9 @@ template <policy P, class... Tasks> struct scheduler {
             if (kind == detail::pk_done) {
                 break;
             }
+            // Leader -> lanes: the leader's acquire of the front (at its source's scope) and its last
+            // iteration's reads of private slots (donations) come before the lanes' accesses below.
+            subgroup_barrier();
             if (kind == detail::pk_rsp) {
                 pt += 1; // the leader copied the stolen front into private slot pt
             }
@@ -329,7 +341,10 @@ template <policy P, class... Tasks> struct scheduler {
                     words[i] = ld(f.payload(lane) + i);
                 }
             }
-            bad = any(bad); // also the point after which every lane has read its task
+            bad = any(bad);
+            // Lanes -> leader: every lane's reads of the front come before the leader frees its slot
+            // (the unlock below lets a producer overwrite it) or the lanes repack the private slot.
+            subgroup_barrier();
             if (leader) {
                 if (kind == detail::pk_workgroup) {
                     wq.commit_pop<wg_access>();
@@ -368,7 +383,7 @@ template <policy P, class... Tasks> struct scheduler {
             // ---- pack ----
             if (any(ctx.overflowed())) {
                 if (ctx.overflowed()) {
-                    report(status(), failure::staging_overflow, sg * 64 + lane);
+                    report(status(), failure::staging_overflow, sg * max_subgroup_size + lane);
                 }
                 continue;
             }
@@ -432,9 +447,10 @@ template <policy P, class... Tasks> struct scheduler {
                 spawned += total;
             }
             // Lanes -> leader hand-off of the packed payloads, at the private scope (device for
-            // HRF-direct), then a collective so that the leader's acquire follows every lane's release.
+            // HRF-direct), then the sub-group barrier, so that the leader's acquire follows every lane's
+            // release (a collective would only move values).
             fence<Sp>(std::memory_order_release);
-            (void)any(false);
+            subgroup_barrier();
             if (overflow) {
                 continue;
             }
@@ -458,12 +474,12 @@ template <policy P, class... Tasks> struct scheduler {
                 while (donated < max_donations && pt - ph - donated > keep_private) {
                     const queues::front_ref src = private_slot(sg, ph + donated);
                     if (wq.size_hint<wg_access>() < workgroup_threshold) {
-                        if (!push<wg_access, wg_access>(wq, src, failure::workgroup_overflow, wg)) {
+                        if (!push<wg_access, wg_access>(wq, src, failure::workgroup_overflow, wg, sg)) {
                             break;
                         }
                         ++cnt[c_donate_wg];
                     } else if (traits::donates_to_device && dq.size_hint<dev_access>() < device_threshold) {
-                        if (!push<dev_access, dev_push_access>(dq, src, failure::device_overflow, 0)) {
+                        if (!push<dev_access, dev_push_access>(dq, src, failure::device_overflow, 0, sg)) {
                             break;
                         }
                         ++cnt[c_donate_device];
@@ -478,15 +494,18 @@ template <policy P, class... Tasks> struct scheduler {
                 // WG scope (the lock), release at device scope (the device queue's unlock).
                 if (leader && dq.size_hint<dev_access>() < device_threshold &&
                     wq.size_hint<wg_access>() >= 2) {
-                    wq.lock<wg_access>();
-                    if (wq.size_locked<wg_access>() >= 2) {
-                        if (push<dev_access, dev_push_access>(dq, wq.oldest<wg_access>(),
-                                                              failure::device_overflow, 0)) {
-                            wq.commit_pop<wg_access>();
-                            ++cnt[c_redonate_device];
+                    if (!wq.lock<wg_access>()) {
+                        report(status(), failure::spin_timeout, sg);
+                    } else {
+                        if (wq.size_locked<wg_access>() >= 2) {
+                            if (push<dev_access, dev_push_access>(dq, wq.oldest<wg_access>(),
+                                                                  failure::device_overflow, 0, sg)) {
+                                wq.commit_pop<wg_access>();
+                                ++cnt[c_redonate_device];
+                            }
                         }
+                        wq.unlock<wg_access>();
                     }
-                    wq.unlock<wg_access>();
                 }
             }
             ph += broadcast(donated, 0);
@@ -495,7 +514,7 @@ template <policy P, class... Tasks> struct scheduler {
         if (leader) {
             // Plain stores: the host reads the rows after the kernel ends (kernel end publishes them).
             for (unsigned i = 0; i < num_counters; ++i) {
-                st(mem + L.stats + sg * L.counters + i, cnt[i]);
+                st(mem + L.stats_at(sg) + i, cnt[i]);
             }
         }
     }

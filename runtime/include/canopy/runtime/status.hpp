@@ -21,6 +21,7 @@ enum class failure : unsigned {
     staging_overflow = 4,   // index: global sub-group id * 64 + lane
     corrupt_front = 5,      // index: global sub-group id (type or count out of range: stale data)
     counter_underflow = 6,  // index: global sub-group id (more completions than spawns: a duplicate)
+    spin_timeout = 7,       // index: global sub-group id (a bounded wait gave up: spin_until_bounded)
 };
 
 CANOPY_HOST_DEVICE constexpr unsigned encode(failure f, unsigned index) {
@@ -66,6 +67,11 @@ inline std::string describe(unsigned word, unsigned private_capacity, unsigned w
     case failure::counter_underflow:
         return pre + "outstanding-work counter underflow seen by sub-group " + std::to_string(i) +
                " (a task ran twice)";
+    case failure::spin_timeout:
+        return pre + "sub-group " + std::to_string(i) +
+               " waited past the spin bound for work or a queue lock (a lost task, a lock never released, "
+               "or a hang; the bound is CANOPY_SPIN_TIMEOUT_NS in a GPU debug build, CANOPY_EMU_SPIN_LIMIT "
+               "polls on the emulator)";
     }
     return pre + "unknown failure word " + std::to_string(word);
 }

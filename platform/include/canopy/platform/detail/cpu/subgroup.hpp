@@ -69,6 +69,15 @@ template <class T> T shuffle(T v, unsigned src, CANOPY_SITE_PARAM) {
     return detail::from_bits<T>(s[src]);
 }
 
+/// Arrival-counted like every collective: completes when every live lane of the sub-group has arrived,
+/// which is what CUDA's __syncwarp(mask naming the whole warp) guarantees and no more. Lanes of one
+/// sub-group share their CU's L1 in the scoped-cache model, so ordering their accesses needs no cache
+/// action: the rendezvous is the whole effect (and the point the race detector will see as an edge).
+inline void subgroup_barrier(CANOPY_SITE_PARAM) {
+    lane_mask m = 0;
+    (void)emu::collective(emu::collective_kind::barrier, 0, where, &m);
+}
+
 template <class T, class Op> T exclusive_scan(T v, T init, Op op, CANOPY_SITE_PARAM) {
     lane_mask m = 0;
     const std::uint64_t* s = emu::collective(emu::collective_kind::scan, detail::to_bits(v), where, &m);

@@ -1,15 +1,25 @@
 // canopy/platform/detail/cuda/subgroup.hpp — warp collectives on NVIDIA GPUs. Included by subgroup.hpp.
 //
-// The *_sync intrinsics need the mask of the lanes taking part, and naming a lane that does not execute
-// the call (one that has exited, or a missing lane of a partial last warp) is undefined behaviour. canopy's
-// contract (subgroup.hpp) is that every live lane reaches a collective, converged. Under that contract
-// the lanes executing the call together are exactly the live lanes, which is what __activemask()
-// returns, so it is the mask: 0xffffffff would be undefined as soon as one lane has exited, and asking
-// callers for a mask would put vendor semantics into kernel code. Code that breaks the contract (a
-// collective in divergent code) gets whichever lanes happen to be converged; the emulator reports it.
+// THE MEMBER MASK. Since Volta, threads of a warp are scheduled independently: after a branch the warp
+// is not guaranteed to reconverge, so the lanes that happen to execute an instruction together are a
+// property of the schedule, not of the program. __activemask() reports exactly that accident; a *_sync
+// called with it does not wait for the lanes that are behind (e.g. the lanes that skipped the
+// leader-only branch the runtime's scheduler has just left), and a shuffle from one of them reads an
+// undefined value. So every *_sync here names the lanes that EXIST in the calling warp, computed from
+// the ids (all 32, or the first blockDim.x % 32 lanes of a partial last warp): the *_sync then waits
+// until every non-exited lane it names has arrived (PTX ISA, shfl.sync / vote.sync / bar.warp.sync:
+// "wait until all non-exited threads corresponding to membermask" have executed it). Naming a lane
+// that has exited is allowed; naming one that does not exist, or a live lane that never arrives, is
+// not (the emulator reports the second as a divergent collective). These are the emulator's semantics
+// too: a collective there completes when every live lane of the sub-group has arrived.
 //
-// exclusive_scan uses CUB's WarpScan (shuffle-based, no shared memory) for a full warp and a short
-// serial path over the live lanes otherwise, since WarpScan always works on all 32 lanes.
+// Lanes that have exited contribute 0 to a ballot and are skipped by scans: exclusive_scan learns them
+// with one vote.sync over the member mask (its result names the non-exited lanes, synchronized), and
+// uses CUB's WarpScan only when all 32 lanes are there; otherwise a short serial path over them.
+//
+// subgroup_barrier() is __syncwarp(members): bar.warp.sync both waits for the named lanes and orders
+// memory among them, which is what a hand-off between lanes needs — shfl.sync and vote.sync are not
+// memory operations in the PTX memory model, so they order nothing.
 #pragma once
 
 #include <cub/warp/warp_scan.cuh>
@@ -33,6 +43,14 @@ template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE void check_subgroup_value() 
     static_assert(sizeof(T) <= 8, "sub-group collectives move values of at most 8 bytes");
 }
 
+/// The lanes that exist in the calling warp (see the header comment): every lane of a full warp, the
+/// low blockDim.x % 32 lanes of the last warp of a block whose size is not a multiple of 32. A function
+/// of the ids only, so every lane of the warp computes the same mask wherever it is in the program.
+CANOPY_DEVICE CANOPY_FORCEINLINE unsigned member_mask() {
+    const unsigned present = blockDim.x - (threadIdx.x & ~31U);
+    return present >= 32U ? 0xffffffffU : (1U << present) - 1U;
+}
+
 /// Lane `src`'s v among the lanes of `mask`, for any trivially copyable T of at most 8 bytes: moved as
 /// one 32-bit word (shfl.sync), or a 64-bit one (two shfl.sync) for 5..8 bytes.
 template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE T shfl_any(unsigned mask, T v, unsigned src) {
@@ -51,28 +69,33 @@ template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE T shfl_any(unsigned mask, T 
 namespace canopy {
 
 /// Bit i set when live lane i's p is true (the high 32 bits are always 0).
-CANOPY_DEVICE CANOPY_FORCEINLINE lane_mask ballot(bool p) { return __ballot_sync(__activemask(), p); }
-CANOPY_DEVICE CANOPY_FORCEINLINE bool any(bool p) { return __any_sync(__activemask(), p) != 0; }
-CANOPY_DEVICE CANOPY_FORCEINLINE bool all(bool p) { return __all_sync(__activemask(), p) != 0; }
+CANOPY_DEVICE CANOPY_FORCEINLINE lane_mask ballot(bool p) { return __ballot_sync(detail::member_mask(), p); }
+CANOPY_DEVICE CANOPY_FORCEINLINE bool any(bool p) { return __any_sync(detail::member_mask(), p) != 0; }
+CANOPY_DEVICE CANOPY_FORCEINLINE bool all(bool p) { return __all_sync(detail::member_mask(), p) != 0; }
 
 /// Every lane gets lane src's v (src must be live).
 template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE T broadcast(T v, unsigned src) {
-    return detail::shfl_any(__activemask(), v, src);
+    return detail::shfl_any(detail::member_mask(), v, src);
 }
 
 /// Each lane gets the v of the lane it names (src may differ per lane; it must be live).
 template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE T shuffle(T v, unsigned src) {
-    return detail::shfl_any(__activemask(), v, src);
+    return detail::shfl_any(detail::member_mask(), v, src);
 }
+
+/// Waits for every live lane of the warp and orders their memory accesses (__syncwarp: bar.warp.sync).
+CANOPY_DEVICE CANOPY_FORCEINLINE void subgroup_barrier() { __syncwarp(detail::member_mask()); }
 
 /// init op v_0 op ... op v_{lane-1} over the live lanes below this one (init on the lowest live lane).
 template <class T, class Op> CANOPY_DEVICE CANOPY_FORCEINLINE T exclusive_scan(T v, T init, Op op) {
     detail::check_subgroup_value<T>();
-    const unsigned live = __activemask();
+    // Which named lanes are live, learnt by a vote that waits for all of them: the same on every lane.
+    const unsigned live = __ballot_sync(detail::member_mask(), true);
     if (live == 0xffffffffU) {
-        // For the architectural warp width (a power of two) CUB picks WarpScanShfl, whose TempStorage
-        // is an empty struct: a local is all it needs. Should a CUB ever need real storage here, each
-        // warp gets its slot of a block-wide array sized for the largest block (1024 threads).
+        // A full warp: CUB's WarpScan, whose shuffles name all 32 lanes (exactly our member mask). For
+        // the architectural warp width (a power of two) CUB picks WarpScanShfl, whose TempStorage is an
+        // empty struct: a local is all it needs. Should a CUB ever need real storage here, each warp
+        // gets its slot of a block-wide array sized for the largest block (1024 threads).
         using scan_type = cub::WarpScan<T>;
         using storage_type = typename scan_type::TempStorage;
         detail::subgroup_raw<T> out;
@@ -85,8 +108,8 @@ template <class T, class Op> CANOPY_DEVICE CANOPY_FORCEINLINE T exclusive_scan(T
         }
         return out.value;
     }
-    // A partial warp: visit the live lanes in order, each fetched with one shuffle among the live
-    // lanes. `live` is the same on every live lane, so the loop is uniform and reads only live lanes.
+    // A partial warp (or exited lanes): visit the live lanes in order, each fetched with one shuffle
+    // among exactly the live lanes. `live` is the same on every live lane, so the loop is uniform.
     T acc = init;
     const unsigned me = lane_id();
     for (unsigned rest = live; rest != 0; rest &= rest - 1) {

@@ -21,4 +21,30 @@ template <class Pred> CANOPY_DEVICE inline void spin_until(Pred pred, backoff b 
     }
 }
 
+/// s_memrealtime (HIP's wall_clock64): a constant 100 MHz counter on CDNA and RDNA2, i.e. 10 ns per
+/// tick; -1 where the target has none (then no bound is enforced).
+CANOPY_DEVICE CANOPY_FORCEINLINE long long device_ticks_10ns() { return wall_clock64(); }
+
+template <class Pred> CANOPY_DEVICE inline bool spin_until_bounded(Pred pred, backoff b = {}) {
+    if constexpr (spin_timeout_ns == 0) {
+        spin_until(pred, b);
+        return true;
+    } else {
+        constexpr unsigned ns_per_unit = 32;
+        const long long start = device_ticks_10ns();
+        unsigned ns = b.initial_ns;
+        while (!pred()) {
+            if (start >= 0 &&
+                static_cast<unsigned long long>(device_ticks_10ns() - start) * 10ULL > spin_timeout_ns) {
+                return false;
+            }
+            for (unsigned slept = 0; slept < ns; slept += ns_per_unit) {
+                __builtin_amdgcn_s_sleep(1);
+            }
+            ns = ns < b.max_ns / 2 ? ns * 2 : b.max_ns;
+        }
+        return true;
+    }
+}
+
 } // namespace canopy

@@ -4,6 +4,13 @@
 // partial last wavefront) have their exec bit clear. So "all live lanes, converged" is simply the
 // current exec mask: ballot/any/all count exactly those lanes and shuffles read only from them.
 //
+// subgroup_barrier(): a wavefront executes in lockstep, so the lanes are together by construction;
+// what the barrier must still do is keep the compiler from moving memory accesses across it (one lane's
+// store before, another lane's load after) — a wavefront-scope acq_rel fence, which the AMDGPU memory
+// model lowers to no instruction (a wavefront's memory operations are in order), plus wave_barrier,
+// which pins the point for the convergence analysis. tests/codegen checks the IR fence and that no
+// s_barrier (a work-group barrier) or cache maintenance is emitted.
+//
 // exclusive_scan uses rocPRIM's warp_scan (DPP row shifts on gfx9, DPP + permlane on RDNA). Its
 // hardware-width variants assume a full wavefront, so a partial one takes a short serial path over the
 // live lanes instead: ballot(true) says which case we are in, one s_cmp per call.
@@ -38,7 +45,7 @@ template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE T shfl_any(T v, unsigned src
     using word = std::conditional_t<(sizeof(T) <= 4), unsigned int, unsigned long long>;
     word w = 0;
     __builtin_memcpy(&w, &v, sizeof(T));
-    w = __shfl(w, static_cast<int>(src), warpSize);
+    w = __shfl(w, static_cast<int>(src), static_cast<int>(wave_size));
     subgroup_raw<T> r;
     __builtin_memcpy(r.bytes, &w, sizeof(T));
     return r.value;
@@ -46,10 +53,10 @@ template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE T shfl_any(T v, unsigned src
 
 /// Every lane of a full wavefront: 64 bits on wave64, the low 32 on wave32.
 CANOPY_DEVICE CANOPY_FORCEINLINE lane_mask full_subgroup_mask() {
-    if constexpr (warpSize == 64) {
+    if constexpr (wave_size == 64) {
         return ~lane_mask{0};
     } else {
-        return (lane_mask{1} << warpSize) - 1;
+        return (lane_mask{1} << wave_size) - 1;
     }
 }
 
@@ -72,6 +79,13 @@ template <class T> CANOPY_DEVICE CANOPY_FORCEINLINE T shuffle(T v, unsigned src)
     return detail::shfl_any(v, src);
 }
 
+/// Waits for every live lane of the wavefront and orders their memory accesses (see the header comment).
+CANOPY_DEVICE CANOPY_FORCEINLINE void subgroup_barrier() {
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+    __builtin_amdgcn_wave_barrier();
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+}
+
 /// init op v_0 op ... op v_{lane-1} over the live lanes below this one (init on the lowest live lane).
 template <class T, class Op> CANOPY_DEVICE CANOPY_FORCEINLINE T exclusive_scan(T v, T init, Op op) {
     detail::check_subgroup_value<T>();
@@ -81,15 +95,15 @@ template <class T, class Op> CANOPY_DEVICE CANOPY_FORCEINLINE T exclusive_scan(T
         // hardware's; both keep everything in registers (empty storage_type). Should a rocPRIM ever
         // need LDS for this width, each sub-group gets its own slot of a work-group-wide array sized
         // for the largest work-group (1024 work-items).
-        using scan_type = rocprim::warp_scan<T, static_cast<unsigned>(warpSize)>;
+        using scan_type = rocprim::warp_scan<T, detail::wave_size>;
         using storage_type = typename scan_type::storage_type;
         detail::subgroup_raw<T> out;
         if constexpr (std::is_empty_v<storage_type>) {
             storage_type storage;
             scan_type().exclusive_scan(v, out.value, init, storage, op);
         } else {
-            __shared__ storage_type storage[1024 / warpSize];
-            scan_type().exclusive_scan(v, out.value, init, storage[threadIdx.x / warpSize], op);
+            __shared__ storage_type storage[1024 / detail::wave_size];
+            scan_type().exclusive_scan(v, out.value, init, storage[threadIdx.x / detail::wave_size], op);
         }
         return out.value;
     }
