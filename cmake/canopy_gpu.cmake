@@ -3,7 +3,7 @@
 # Included by canopy_backend.cmake (at the top-level directory scope, after canopy_backend exists) when
 # CANOPY_BACKEND is hip or cuda. It provides:
 #   canopy_backend                   linked to hip::device + roc::rocprim, or CUDA::cudart
-#   CANOPY_GPU_TARGETS               hip: "gfx90a;gfx1030" (AMDGPU_TARGETS/GPU_TARGETS); cuda: "90"
+#   CANOPY_GPU_TARGETS               hip: "gfx90a;gfx940;gfx1030" (AMDGPU_TARGETS/GPU_TARGETS); cuda: "90"
 #   canopy_kernel_sources(<files>)   compiles the files with the backend's device compiler; call it in
 #                                    the directory that creates the target using them (source file
 #                                    properties are directory-scoped), or pass
@@ -20,7 +20,7 @@ if(CANOPY_BACKEND STREQUAL "hip")
   # CMake 3.25's HIP language does not find Debian's hip-lang package, so HIP code is compiled as CXX
   # by hipcc (the hip presets set CMAKE_CXX_COMPILER=hipcc), with hip::device adding -x hip and one
   # --offload-arch per target. The rocm_agent_enumerator traceback hip-config prints is harmless.
-  set(CANOPY_GPU_TARGETS "gfx90a;gfx1030" CACHE STRING "GPU targets (hip: gfx names; cuda: SM numbers)")
+  set(CANOPY_GPU_TARGETS "gfx90a;gfx940;gfx1030" CACHE STRING "GPU targets (hip: gfx names; cuda: SM numbers)")
   if(NOT CMAKE_CXX_COMPILER MATCHES "hipcc$")
     message(FATAL_ERROR "CANOPY_BACKEND=hip compiles with hipcc: configure with -DCMAKE_CXX_COMPILER=hipcc "
                         "(or CXX=hipcc; the hip presets do this), not ${CMAKE_CXX_COMPILER}")

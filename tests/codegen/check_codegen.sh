@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/codegen/check_codegen.sh <hip|cuda> <repo-root> — do canopy's scopes reach the hardware?
+# tests/codegen/check_codegen.sh <hip|hip-gfx940|cuda> <repo-root> — do canopy's scopes reach the hardware?
 #
 # Compiles tests/codegen/scopes_kernels.cpp through platform/ (the real backend headers) and greps the
 # code of each kernel, cg_<operation>_<order>_<scope>, for the instructions the vendor memory model
@@ -26,6 +26,13 @@
 #         LLVM IR of the same kernels: every atomic and fence carries the syncscope of its canopy scope
 #         (wavefront, workgroup, agent, system = none / "one-as") and the LLVM ordering of its order.
 #         This also separates sub-group from work-group scope, whose gfx90a code is identical.
+#         subgroup_barrier(): IR fence syncscope("wavefront") release, wave.barrier, acquire; ISA: no
+#         s_barrier (that is the work-group's) and no cache maintenance.
+#         ROCm 7: tests/codegen/rocm7_warpsize.cpp compiles platform/ and the task runtime for gfx90a and
+#         gfx1030 with a warpSize that is not a constant expression, and checks the compile-time width.
+#   hip-gfx940: hipcc for gfx940 (MI300's ISA family), "Memory Model GFX942" sequences: device release
+#         = buffer_wbl2 sc1 (write the L2 back to memory visible to other XCDs' L2s), device acquire =
+#         buffer_inv sc1 after the load; system adds sc0; work-group and sub-group scopes need neither.
 #   cuda: nvcc -ptx for sm_90. libcu++ emits the PTX memory model's scoped instructions; the PTX ISA
 #         scopes are .cta (block), .gpu (device), .sys (system), and canopy maps sub-group to .cta
 #         (PTX has no warp scope):
@@ -33,19 +40,24 @@
 #           stores  st.relaxed.<s> / st.release.<s> / fence.sc.<s> then st.relaxed.<s> (seq_cst)
 #           RMW     atom.<op>.<order>.<s>         fences  fence.acq_rel.<s> / fence.sc.<s>
 #         and no other scope qualifier appears in the kernel.
+#         Sub-groups: subgroup_barrier() is bar.warp.sync; no `activemask` anywhere, neither in these
+#         kernels nor in the task runtime's PTX (tests/codegen/compile_runtime.cpp): under independent
+#         thread scheduling it names only the lanes that happen to be converged, so a *_sync with it
+#         would not wait for the others; the member mask is computed from %tid.x and %ntid.x.
 #
 # Exit status: 0 all checks passed, 1 a check failed or the compiler rejected the file, 77 the compiler
 # is missing (ctest reports the test as skipped). HIPCC / NVCC in the environment override the compiler.
 set -u
 
-if [ $# -ne 2 ] || { [ "$1" != hip ] && [ "$1" != cuda ]; }; then
-    echo "usage: $0 <hip|cuda> <repo-root>" >&2
+if [ $# -ne 2 ] || { [ "$1" != hip ] && [ "$1" != hip-gfx940 ] && [ "$1" != cuda ]; }; then
+    echo "usage: $0 <hip|hip-gfx940|cuda> <repo-root>" >&2
     exit 2
 fi
 backend=$1
 root=$2
 src="$root/tests/codegen/scopes_kernels.cpp"
 include="$root/platform/include"
+runtime_includes="-I$root/platform/include -I$root/runtime/include -I$root/queues/include -I$root/sync/include"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/canopy-codegen.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -139,7 +151,7 @@ between() {
 }
 
 # ---------------------------------------------------------------------------------------------------
-check_hip() {
+find_hipcc() {
     hipcc=${HIPCC:-}
     if [ -z "$hipcc" ]; then
         hipcc=$(command -v hipcc 2>/dev/null || true)
@@ -152,6 +164,10 @@ check_hip() {
         exit 77
     fi
     echo "compiler: $hipcc"
+}
+
+check_hip() {
+    find_hipcc
     # hipcc is a wrapper that adds link flags even to -S; they are unused here, not mistakes.
     flags="-x hip --offload-arch=gfx90a --cuda-device-only -S -O2 -std=c++20 -DCANOPY_BACKEND_HIP=1 \
 -I$include -Wall -Wextra -Werror -Wno-unused-command-line-argument"
@@ -297,6 +313,73 @@ check_hip() {
     has "isa.cg_op_cas_device" "^global_atomic_cmpswap .* glc" "compare_exchange is global_atomic_cmpswap"
     in_order "isa.cg_op_load64_acquire_device" "a 64-bit agent acquire load is one glc load plus invalidate" \
         "^global_load_dwordx2 .* glc" "$vmwait" "^buffer_wbinvl1_vol"
+
+    # Sub-group hand-off: a wavefront-scope fence pair around the wave barrier, nothing in the ISA.
+    in_order "ir.cg_subgroup_barrier" "subgroup_barrier is a wavefront-scope release then acquire" \
+        '^fence syncscope[(]"wavefront"[)] release' '^fence syncscope[(]"wavefront"[)] acquire'
+    lacks "isa.cg_subgroup_barrier" "^s_barrier" "a sub-group barrier is not the work-group's s_barrier"
+    lacks "isa.cg_subgroup_barrier" "$inv1|$inv2|$wb2" "lanes of a wavefront share the L1: no cache maintenance"
+
+    # ROCm 7: warpSize is not a constant expression there; canopy must not need it to be.
+    r7="$root/tests/codegen/rocm7_warpsize.cpp"
+    # shellcheck disable=SC2086
+    if "$hipcc" -x hip --offload-arch=gfx90a --offload-arch=gfx1030 -c -O2 -std=c++20 -DCANOPY_BACKEND_HIP=1 \
+        $runtime_includes -Wall -Wextra -Werror -Wno-unused-command-line-argument "$r7" -o "$work/rocm7.o" \
+        >"$work/log" 2>&1; then
+        ok "rocm7_warpsize.cpp: platform/ and the runtime compile for gfx90a and gfx1030 with a run-time warpSize (ROCm 7), wave sizes 64 and 32"
+    else
+        fail "rocm7_warpsize.cpp: canopy needs warpSize to be a constant expression (ROCm 7 breaks this)"
+        sed 's/^/        /' "$work/log"
+    fi
+}
+
+# ---------------------------------------------------------------------------------------------------
+check_hip_gfx940() {
+    find_hipcc
+    flags="-x hip --offload-arch=gfx940 --cuda-device-only -S -O2 -std=c++20 -DCANOPY_BACKEND_HIP=1 \
+-I$include -Wall -Wextra -Werror -Wno-unused-command-line-argument"
+    # shellcheck disable=SC2086
+    if ! "$hipcc" $flags "$src" -o "$work/gfx940.s" >"$work/log" 2>&1; then
+        cat "$work/log"
+        echo "FAIL  hipcc could not compile $src for gfx940"
+        exit 1
+    fi
+    awk -v dir="$work/fn" '
+        /^cg_[A-Za-z0-9_]+:/ { name = $1; sub(/:.*/, "", name); out = dir "/isa." name; next }
+        out != "" && /^[ \t]*[a-z]/ { sub(/^[ \t]+/, ""); print > out }
+        out != "" && /s_endpgm/ { close(out); out = "" }' "$work/gfx940.s"
+
+    load='^global_load_dword '
+    store='^global_store_dword '
+    vmwait='^s_waitcnt .*vmcnt[(]0[)]'
+    wbl2_dev='^buffer_wbl2 sc1$'
+    inv_dev='^buffer_inv sc1$'
+    cache='^buffer_wbl2|^buffer_inv'
+    for s in subgroup workgroup; do
+        why="$s scope stays in the CU (not tgsplit): no L2 write-back or invalidate"
+        for k in load_acquire load_seq_cst store_release store_seq_cst fetch_add_acq_rel fence_acquire \
+            fence_release fence_seq_cst; do
+            lacks "isa.cg_${k}_$s" "$cache" "$why"
+        done
+    done
+    s=device
+    has "isa.cg_load_relaxed_$s" "$load.* sc1$" "agent scope loads bypass the non-coherent L1 (sc1)"
+    in_order "isa.cg_load_acquire_$s" "agent acquire on gfx940: sc1 load, wait, buffer_inv sc1 before later accesses" \
+        "$load.* sc1$" "$vmwait" "$inv_dev" "$store"
+    in_order "isa.cg_store_release_$s" "agent release on gfx940: buffer_wbl2 sc1, wait, then the store" \
+        "$store" "$wbl2_dev" "$vmwait" "$store.* sc1$"
+    in_order "isa.cg_fetch_add_acq_rel_$s" "agent acq_rel RMW on gfx940: write back, atomic, wait, invalidate" \
+        "$wbl2_dev" "^global_atomic_add " "$vmwait" "$inv_dev"
+    between "isa.cg_fence_release_$s" present "$store" "$store" "$wbl2_dev" \
+        "agent release fence on gfx940 writes the L2 back (buffer_wbl2 sc1) between the stores"
+    between "isa.cg_fence_acquire_$s" present "$load" "$load" "$inv_dev" \
+        "agent acquire fence on gfx940 invalidates (buffer_inv sc1) between the loads"
+    lacks "isa.cg_store_release_$s" '^buffer_wbl2 sc0 sc1' "agent scope is not system scope"
+    s=system
+    in_order "isa.cg_store_release_$s" "system release on gfx940: buffer_wbl2 sc0 sc1, wait, store" \
+        "$store" '^buffer_wbl2 sc0 sc1$' "$vmwait" "$store"
+    in_order "isa.cg_load_acquire_$s" "system acquire on gfx940: load, wait, buffer_inv sc0 sc1" \
+        "$load" "$vmwait" '^buffer_inv sc0 sc1$'
 }
 
 # ---------------------------------------------------------------------------------------------------
@@ -368,10 +451,36 @@ check_cuda() {
         has "ptx.cg_op_${op}_device" "^$insn " "one native instruction at device scope"
     done
     has "ptx.cg_op_load64_acquire_device" "^ld[.]acquire[.]gpu[.]b64 " "a 64-bit device acquire load"
+
+    # Sub-groups: explicit member masks from the ids, bar.warp.sync for hand-offs, never activemask.
+    has "ptx.cg_subgroup_barrier" "^bar[.]warp[.]sync " "subgroup_barrier is __syncwarp (bar.warp.sync)"
+    in_order "ptx.cg_subgroup_barrier" "the member mask is computed from the block size, then used" \
+        "%ntid[.]x" "^bar[.]warp[.]sync "
+    for k in cg_subgroup_barrier cg_subgroup_after_branch; do
+        lacks "ptx.$k" "activemask" "no *_sync takes the lanes that happen to be converged"
+    done
+    has "ptx.cg_subgroup_after_branch" "^shfl[.]sync[.]idx" "broadcast after a leader-only branch is shfl.sync"
+    has "ptx.cg_subgroup_after_branch" "^vote[.]sync[.]ballot" "ballot is vote.sync.ballot"
+
+    # The task runtime's PTX (every policy the GPU runs): no activemask feeds any *_sync.
+    # shellcheck disable=SC2086
+    if ! "$nvcc" -x cu -ptx -arch=sm_90 -std=c++20 --extended-lambda --expt-relaxed-constexpr \
+        -DCANOPY_BACKEND_CUDA=1 $runtime_includes -Xcompiler=-Wall,-Wextra,-Werror -Werror all-warnings \
+        "$root/tests/codegen/compile_runtime.cpp" -o "$work/runtime.ptx" >"$work/log" 2>&1; then
+        cat "$work/log"
+        fail "nvcc could not compile tests/codegen/compile_runtime.cpp"
+        return
+    fi
+    grep -v '^[ \t]*//' "$work/runtime.ptx" | sed 's/^[ \t]*//' >"$(fn ptx.runtime)"
+    lacks "ptx.runtime" "activemask" "the runtime's collectives name the warp's lanes, never the converged ones"
+    has "ptx.runtime" "^bar[.]warp[.]sync " "the scheduler's lane hand-offs are bar.warp.sync"
+    has "ptx.runtime" "^shfl[.]sync[.]" "the scheduler's broadcasts are shfl.sync"
+    has "ptx.runtime" "^vote[.]sync[.]" "the scheduler's any() is vote.sync"
 }
 
 case $backend in
 hip) check_hip ;;
+hip-gfx940) check_hip_gfx940 ;;
 cuda) check_cuda ;;
 esac
 

@@ -97,3 +97,29 @@ CANOPY_CG_OP(cas, [&] {
 CANOPY_CG_OP(add64, r64.fetch_add(3U, std::memory_order_relaxed))
 CANOPY_CG_OP(load64_acquire, r64.load(std::memory_order_acquire))
 CANOPY_CG_OP(exchange_float, rf.exchange(1.5F, std::memory_order_relaxed))
+
+// Sub-group hand-offs and collectives (issue 10): a lane's plain store, subgroup_barrier(), another
+// lane's plain load. AMD: a wavefront-scope fence (IR) and no work-group barrier or cache maintenance
+// (ISA); NVIDIA: bar.warp.sync with the warp's member mask, never one taken from activemask.
+CANOPY_CG_KERNEL cg_subgroup_barrier(unsigned* data, unsigned* out) {
+    const unsigned t = canopy::thread_id();
+    canopy::st(&data[t], t + 1U);
+    canopy::subgroup_barrier();
+    const unsigned lane = canopy::lane_id();
+    const unsigned next = t - lane + (lane + 1U) % canopy::subgroup_size();
+    canopy::st(&out[t], canopy::ld(&data[next]));
+}
+
+// A collective straight after a leader-only branch (the runtime scheduler's shape): the broadcast must
+// wait for the leader, whatever lanes happen to be converged.
+CANOPY_CG_KERNEL cg_subgroup_after_branch(unsigned* data, unsigned* out) {
+    const unsigned t = canopy::thread_id();
+    unsigned v = 0;
+    if (canopy::lane_id() == 0) {
+        v = canopy::atomic_ref<unsigned, canopy::scope::device>{*data}.fetch_add(1U,
+                                                                                 std::memory_order_relaxed);
+    }
+    v = canopy::broadcast(v, 0);
+    const canopy::lane_mask m = canopy::ballot((v & 1U) != 0);
+    out[t] = canopy::exclusive_sum(v) + static_cast<unsigned>(m);
+}

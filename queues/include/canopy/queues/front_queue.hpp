@@ -4,8 +4,9 @@
 // tail grow without bound and wrap at 2^32 (differences are wrap-safe); slot i is front
 // i & (capacity - 1). The capacity must be a power of two (the host refuses anything else,
 // valid_capacity): with any other capacity `i % capacity` jumps when i wraps, and two live fronts would
-// share a slot (e.g. capacity 3: indices 2^32 - 1 and 0 are consecutive but map to slots 0 and 0). Every operation is
-// made by one work-item per sub-group (the leader): lanes of one sub-group never contend for the lock.
+// share a slot (e.g. capacity 3: indices 2^32 - 1 and 0 are consecutive but map to slots 0 and 0). Every
+// operation is made by one work-item per sub-group (the leader): lanes of one sub-group never contend for the
+// lock.
 //
 // Synchronization: the lock's acquire (CAS) and release (unlock) at the access policy's scope publish
 // the fronts and the indices written inside the critical section. head/tail/advert are also atomics at

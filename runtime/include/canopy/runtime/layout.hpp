@@ -38,11 +38,14 @@ struct layout {
         return workgroup_queues + offset{wg} * workgroup_queue_words();
     }
     CANOPY_HOST_DEVICE offset request_at(unsigned wg) const { return requests + wg; }
-    CANOPY_HOST_DEVICE offset mailbox_at(unsigned sg) const { return mailboxes + offset{sg} * mailbox_words(); }
+    CANOPY_HOST_DEVICE offset mailbox_at(unsigned sg) const {
+        return mailboxes + offset{sg} * mailbox_words();
+    }
     /// Front `i` (an unbounded index) of sub-group `sg`'s private ring: the capacity is a power of two,
     /// so `i & (capacity - 1)` stays consistent when the 32-bit index wraps.
     CANOPY_HOST_DEVICE offset private_at(unsigned sg, unsigned i) const {
-        return private_queues + (offset{sg} * private_capacity + (i & (private_capacity - 1))) * shape.words();
+        return private_queues +
+               (offset{sg} * private_capacity + (i & (private_capacity - 1))) * shape.words();
     }
     /// The staging buffer of lane `lane` of sub-group `sg`.
     CANOPY_HOST_DEVICE offset staging_at(unsigned sg, unsigned lane) const {

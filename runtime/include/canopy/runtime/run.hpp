@@ -49,8 +49,8 @@ inline std::string describe_state(const device_buffer<unsigned>& mem, const layo
         mem.download_at(at, w, queues::front_queue::control_words);
         const unsigned lock = w[0], head = w[1], tail = w[2];
         if (lock != 0 || head != tail) {
-            s += "\n  " + what + ": " + std::to_string(tail - head) + " front(s) (head " + std::to_string(head) +
-                 ", tail " + std::to_string(tail) + ")" + (lock ? ", locked" : "");
+            s += "\n  " + what + ": " + std::to_string(tail - head) + " front(s) (head " +
+                 std::to_string(head) + ", tail " + std::to_string(tail) + ")" + (lock ? ", locked" : "");
         }
     };
     queue("device queue", L.device_queue);
@@ -172,8 +172,9 @@ template <class... Tasks> class task_set {
         L.finish();
         const unsigned long long bytes = L.total * sizeof(unsigned);
         if (info.global_memory_bytes != 0 && bytes > info.global_memory_bytes) {
-            throw error("canopy::runtime: the run's queues and staging buffers need " + std::to_string(bytes >> 20) +
-                        " MiB for " + std::to_string(grid) + " work-groups, more than the device's " +
+            throw error("canopy::runtime: the run's queues and staging buffers need " +
+                        std::to_string(bytes >> 20) + " MiB for " + std::to_string(grid) +
+                        " work-groups, more than the device's " +
                         std::to_string(info.global_memory_bytes >> 20) +
                         " MiB; lower the capacities (staging: " + std::to_string(c.staging_capacity) +
                         " tasks per lane, private: " + std::to_string(c.private_capacity) +

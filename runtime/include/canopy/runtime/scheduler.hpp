@@ -120,8 +120,8 @@ template <policy P, class... Tasks> struct scheduler {
     /// Leader: moves `src` (already acquired by the caller) into `q`; false (and the status word set)
     /// when q is full.
     template <class Lock, class Push>
-    CANOPY_DEVICE bool push(const queues::front_queue& q, const queues::front_ref& src, failure f, unsigned idx,
-                            unsigned idx_self) const {
+    CANOPY_DEVICE bool push(const queues::front_queue& q, const queues::front_ref& src, failure f,
+                            unsigned idx, unsigned idx_self) const {
         if (!q.lock<Lock>()) { // acquire at q's scope: the previous holder's indices and slots are visible
             report(status(), failure::spin_timeout, idx_self);
             return false;

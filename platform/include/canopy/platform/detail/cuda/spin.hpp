@@ -40,11 +40,11 @@ template <class Pred> CANOPY_DEVICE inline bool spin_until_bounded(Pred pred, ba
             if (device_time_ns() - start > spin_timeout_ns) {
                 return false;
             }
-#    if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 700
             if (ns != 0) {
                 __nanosleep(ns);
             }
-#    endif
+#endif
             ns = ns < b.max_ns / 2 ? ns * 2 : b.max_ns;
         }
         return true;

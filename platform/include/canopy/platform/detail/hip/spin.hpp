@@ -21,9 +21,16 @@ template <class Pred> CANOPY_DEVICE inline void spin_until(Pred pred, backoff b 
     }
 }
 
-/// s_memrealtime (HIP's wall_clock64): a constant 100 MHz counter on CDNA and RDNA2, i.e. 10 ns per
-/// tick; -1 where the target has none (then no bound is enforced).
-CANOPY_DEVICE CANOPY_FORCEINLINE long long device_ticks_10ns() { return wall_clock64(); }
+/// s_memrealtime (what HIP's wall_clock64 reads): a constant 100 MHz counter on CDNA and RDNA2, i.e.
+/// 10 ns per tick; -1 where the target has none (gfx11 reads it with s_sendmsg_rtn instead; there no
+/// bound is enforced).
+CANOPY_DEVICE CANOPY_FORCEINLINE long long device_ticks_10ns() {
+#if defined(__HIP_DEVICE_COMPILE__) && __has_builtin(__builtin_amdgcn_s_memrealtime)
+    return static_cast<long long>(__builtin_amdgcn_s_memrealtime());
+#else
+    return -1;
+#endif
+}
 
 template <class Pred> CANOPY_DEVICE inline bool spin_until_bounded(Pred pred, backoff b = {}) {
     if constexpr (spin_timeout_ns == 0) {
