@@ -476,6 +476,7 @@ check_cuda() {
     has "ptx.runtime" "^bar[.]warp[.]sync " "the scheduler's lane hand-offs are bar.warp.sync"
     has "ptx.runtime" "^shfl[.]sync[.]" "the scheduler's broadcasts are shfl.sync"
     has "ptx.runtime" "^vote[.]sync[.]" "the scheduler's any() is vote.sync"
+    has "ptx.runtime" "%globaltimer" "a debug build bounds the runtime's waits by the global timer (spin_until_bounded)"
 }
 
 case $backend in
