@@ -1,6 +1,7 @@
 // canopy_bench_sync_barrier: inter-work-group barrier latency against the number of work-groups, for
 // the XF barrier, the atomic-counter barrier, the cooperative grid sync and kernel relaunch (the
-// multi-kernel method), and occupancy discovery's recall and cost with the ticket and spin locks.
+// multi-kernel method), and occupancy discovery's recall and cost with each protocol (counter, ticket
+// and spin locks; bench/discovery_bench.cpp measures discovery in simulated cycles).
 // Everything is measured in one run on the emulator, and reported as ratios to XF side by side
 // (Stuart & Owens 2011 claim 14; Sorensen et al. 2016 §5.1). Emulator timings measure the emulator
 // (fiber switches per barrier), not a GPU: the ratios show the algorithms' step counts.
@@ -84,7 +85,7 @@ row measure(unsigned groups, unsigned block, unsigned barriers) {
 }
 
 struct recall_row {
-    std::string lock;
+    std::string protocol;
     double mean = 0, min = 1e9, max = 0, ms = 0;
 };
 
@@ -92,15 +93,15 @@ struct empty_body {
     void operator()() const {}
 };
 
-recall_row recall(canopy::sync::discovery_lock lock, unsigned block, unsigned runs,
+recall_row recall(canopy::sync::discovery_protocol protocol, unsigned block, unsigned runs,
                   canopy::emu::options base) {
     recall_row r;
-    r.lock = canopy::sync::to_string(lock);
+    r.protocol = canopy::sync::to_string(protocol);
     const unsigned occupancy = canopy::sync::persistent_grid<empty_body>(block);
     for (unsigned s = 1; s <= runs; ++s) {
         base.seed = s;
         canopy::emu::scoped_options scoped(base);
-        canopy::sync::discovery_context ctx(4 * occupancy, lock);
+        canopy::sync::discovery_context ctx(4 * occupancy, protocol);
         unsigned n = 0;
         r.ms += seconds([&] {
                     n = canopy::sync::launch_persistent({.grid = 4 * occupancy, .block = block}, ctx,
@@ -143,8 +144,9 @@ int main(int argc, char** argv) {
         rows.push_back(measure(occupancy, block, barriers));
     }
     const unsigned runs = quick ? 3 : 20;
-    const recall_row ticket = recall(canopy::sync::discovery_lock::ticket, block, runs, base);
-    const recall_row spin = recall(canopy::sync::discovery_lock::spin, block, runs, base);
+    const recall_row counter = recall(canopy::sync::discovery_protocol::counter, block, runs, base);
+    const recall_row ticket = recall(canopy::sync::discovery_protocol::ticket, block, runs, base);
+    const recall_row spin = recall(canopy::sync::discovery_protocol::spin, block, runs, base);
 
     if (json) {
         nlohmann::json j;
@@ -160,8 +162,8 @@ int main(int argc, char** argv) {
                                        {"grid_sync", r.grid},
                                        {"relaunch", r.relaunch}});
         }
-        for (const auto& r : {ticket, spin}) {
-            j["discovery"].push_back({{"lock", r.lock},
+        for (const auto& r : {counter, ticket, spin}) {
+            j["discovery"].push_back({{"protocol", r.protocol},
                                       {"recall_mean_pct", r.mean},
                                       {"recall_min_pct", r.min},
                                       {"recall_max_pct", r.max},
@@ -182,10 +184,13 @@ int main(int argc, char** argv) {
                    r.xf, r.atomic, r.atomic / r.xf, r.grid, r.grid / r.xf, r.relaunch, r.relaunch / r.xf);
     }
     fmt::print("\noccupancy discovery, {} runs (seeds 1..{}), launching 4 x occupancy\n", runs, runs);
-    fmt::print("{:>7} {:>12} {:>9} {:>9} {:>10}\n", "lock", "recall mean", "min", "max", "ms mean");
-    for (const auto& r : {ticket, spin}) {
-        fmt::print("{:>7} {:>11.1f}% {:>8.1f}% {:>8.1f}% {:>10.3f}\n", r.lock, r.mean, r.min, r.max, r.ms);
+    fmt::print("{:>8} {:>12} {:>9} {:>9} {:>10}\n", "protocol", "recall mean", "min", "max", "ms mean");
+    for (const auto& r : {counter, ticket, spin}) {
+        fmt::print("{:>8} {:>11.1f}% {:>8.1f}% {:>8.1f}% {:>10.3f}\n", r.protocol, r.mean, r.min, r.max,
+                   r.ms);
     }
-    fmt::print("spin/ticket: recall {:.2f}, cost {:.2f}\n", spin.mean / ticket.mean, spin.ms / ticket.ms);
+    fmt::print("spin/ticket: recall {:.2f}, cost {:.2f}; counter/ticket: recall {:.2f}, cost {:.2f}\n",
+               spin.mean / ticket.mean, spin.ms / ticket.ms, counter.mean / ticket.mean,
+               counter.ms / ticket.ms);
     return 0;
 }

@@ -15,21 +15,23 @@ struct nothing {
 };
 } // namespace
 
-discover_result run_discover(const std::string& lock, unsigned block, unsigned oversubscribe) {
-    sync::discovery_lock l{};
-    if (lock == "ticket") {
-        l = sync::discovery_lock::ticket;
-    } else if (lock == "spin") {
-        l = sync::discovery_lock::spin;
+discover_result run_discover(const std::string& protocol, unsigned block, unsigned oversubscribe) {
+    sync::discovery_protocol p{};
+    if (protocol == "counter") {
+        p = sync::discovery_protocol::counter;
+    } else if (protocol == "ticket") {
+        p = sync::discovery_protocol::ticket;
+    } else if (protocol == "spin") {
+        p = sync::discovery_protocol::spin;
     } else {
-        throw error("canopy discover: unknown lock '" + lock + "' (ticket or spin)");
+        throw error("canopy discover: unknown protocol '" + protocol + "' (counter, ticket or spin)");
     }
     discover_result r;
-    r.lock = lock;
+    r.protocol = protocol;
     r.block = block;
     r.occupancy = sync::persistent_grid<nothing>(block);
     r.launched = r.occupancy * (oversubscribe == 0 ? 1 : oversubscribe);
-    sync::discovery_context ctx(r.launched, l);
+    sync::discovery_context ctx(r.launched, p);
     const auto t0 = std::chrono::steady_clock::now();
     r.discovered = sync::launch_persistent({.grid = r.launched, .block = block}, ctx, nothing{});
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -7,7 +7,7 @@
 namespace canopy::cli {
 
 struct discover_result {
-    std::string lock;        // "ticket" or "spin"
+    std::string protocol;    // "counter", "ticket" or "spin"
     unsigned discovered = 0; // participating work-groups the protocol found
     unsigned occupancy = 0;  // true residency: the emulator's configuration / the GPU's occupancy API
     unsigned launched = 0;   // work-groups launched (a multiple of the occupancy)
@@ -16,7 +16,7 @@ struct discover_result {
 };
 
 /// Launches `oversubscribe` x occupancy work-groups of `block` work-items that run occupancy discovery
-/// with `lock` ("ticket" or "spin") and exit. Throws canopy::error on a bad lock name.
-discover_result run_discover(const std::string& lock, unsigned block, unsigned oversubscribe);
+/// with `protocol` ("counter", "ticket" or "spin") and exit. Throws canopy::error on a bad name.
+discover_result run_discover(const std::string& protocol, unsigned block, unsigned oversubscribe);
 
 } // namespace canopy::cli

@@ -404,8 +404,11 @@ void engine::fiber_main(fiber_record& f) {
 
 void engine::switch_in(worker_state& w, fiber_record& f) {
     if (!f.started) {
-        f.started = true;
+        // Acquire the stack before marking the fiber started: when mapping it fails (too many
+        // resident work-items for vm.max_map_count), the launch fails and abort_fibers() unwinds every
+        // *started* fiber; one marked started without a context would be resumed from nothing.
         stack_memory mem = stacks_->acquire();
+        f.started = true;
         f.stack = mem;
 #if defined(CANOPY_TSAN)
         f.tsan_fiber = __tsan_create_fiber(0);

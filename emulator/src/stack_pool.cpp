@@ -54,13 +54,17 @@ stack_memory stack_pool::acquire() {
     if (p == MAP_FAILED) {
         throw canopy::error("emulator: cannot map a " + std::to_string(size_ / 1024) +
                             " KiB fiber stack: " + std::strerror(errno) +
-                            " (use fewer work-items or a smaller CANOPY_EMU_STACK_KIB)");
+                            " (every resident work-item's stack is two mappings, and vm.max_map_count "
+                            "limits them: use fewer resident work-items, or a smaller "
+                            "CANOPY_EMU_STACK_KIB when memory is short)");
     }
     // Stacks grow down: the guard page sits at the lowest address.
     if (::mprotect(p, page_, PROT_NONE) != 0) {
         ::munmap(p, size_ + page_);
         throw canopy::error(std::string("emulator: cannot protect a stack guard page: ") +
-                            std::strerror(errno));
+                            std::strerror(errno) +
+                            " (every resident work-item's stack is two mappings, and vm.max_map_count limits "
+                            "them: use fewer resident work-items)");
     }
     stack_memory s{static_cast<char*>(p) + page_, size_};
     all_.push_back(s);

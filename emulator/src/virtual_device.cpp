@@ -7,8 +7,12 @@
 namespace canopy::emu {
 
 const std::vector<virtual_device>& presets() {
-    // Residency numbers are chosen so that tests exercise both sides of the occupancy bound with
-    // few fibers; they are a model of a GPU's limits, not of any product's exact ones.
+    // tiny, hrf8, wide: residency numbers chosen so that tests exercise both sides of the occupancy
+    // bound with few fibers; a model of a GPU's limits, not of any product's exact ones. h100 copies a
+    // product's documented per-SM limits, for effects that grow with the number of resident
+    // work-groups (occupancy discovery). Every work-item is a fiber whose stack is two memory mappings
+    // (guard page + stack), so a launch keeps its resident work-items well under vm.max_map_count / 2
+    // (65,530 / 2 by default): on h100 use small work-groups and limit residency with shared memory.
     static const std::vector<virtual_device> all = {
         {"tiny", 2, 2, 512, 32, 256, 16 * 1024, 32 * 1024,
          "2 CUs x 2 resident work-groups, wave32: small enough for exhaustive-ish unit tests"},
@@ -17,6 +21,13 @@ const std::vector<virtual_device>& presets() {
          "CU"},
         {"wide", 32, 8, 2048, 32, 1024, 48 * 1024, 96 * 1024,
          "a mid-size NVIDIA-like GPU: 32 SMs x 8 resident work-groups, warp32, for throughput runs"},
+        // NVIDIA H100 SXM's residency limits per SM (CUDA C++ Programming Guide, compute capability 9.0:
+        // 32 resident blocks, 2,048 resident threads, 1,024 threads per block, 227 KiB of shared memory
+        // per block out of 228 KiB per SM). Registers are not modelled: limit residency with the block
+        // size or dynamic shared memory (a UTS-like kernel of 128 work-items gets 16 per SM: 2,112).
+        {"h100", 132, 32, 2048, 32, 1024, 227 * 1024, 228 * 1024,
+         "NVIDIA H100 SXM-shaped: 132 SMs; per SM 32 resident work-groups, 2,048 resident work-items, "
+         "228 KiB shared (227 KiB per work-group); warp32; registers not modelled"},
     };
     return all;
 }

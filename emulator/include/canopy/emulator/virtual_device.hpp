@@ -25,7 +25,8 @@ struct virtual_device {
     std::string description;
 };
 
-/// The built-in presets: "tiny" (unit tests), "hrf8" (the HRF paper's GPU), "wide" (throughput).
+/// The built-in presets: "tiny" (unit tests), "hrf8" (the HRF paper's GPU), "wide" (throughput),
+/// "h100" (an NVIDIA H100-shaped device: 132 SMs, for occupancy at scale).
 const std::vector<virtual_device>& presets();
 
 /// The preset called `name`; throws canopy::error listing the valid names when there is none.
