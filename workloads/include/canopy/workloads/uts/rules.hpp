@@ -1,7 +1,10 @@
 // canopy/workloads/uts/rules.hpp — the UTS rules, bit-exact (notes/uts-reference.md): the parameters,
 // the SHA-1 random stream (root and child states, rand, toProb) and the child-count rules of BIN, GEO
 // (LINEAR, EXPDEC, CYCLIC, FIXED), HYBRID and BALANCED trees, in IEEE double (no fast-math anywhere).
-// Everything here is CANOPY_HOST_DEVICE: the sequential reference and the runtime tasks share it.
+// Everything here is CANOPY_HOST_DEVICE, but only the hashing runs in the runtime's tasks: they take the
+// child count from decision.hpp's integer table, built on the host from these double rules, because a
+// device's log/pow/sin may differ from glibc's by an ulp and flip a floor. The sequential reference
+// keeps the double rules: it is the oracle the table is tested against.
 #pragma once
 
 #include <cmath>
@@ -85,7 +88,8 @@ CANOPY_HOST_DEVICE inline int num_children_bin(const params& p, const node_state
     return to_prob(rng_rand(s)) < p.q ? p.m : 0;
 }
 
-CANOPY_HOST_DEVICE inline int num_children_geo(const params& p, const node_state& s, int depth) {
+/// GEO's expected branching factor b_i at a node's height (`depth`).
+CANOPY_HOST_DEVICE inline double geo_branching(const params& p, int depth) {
     double b_i = p.b0;
     if (depth > 0) {
         const double d = static_cast<double>(depth);
@@ -104,9 +108,26 @@ CANOPY_HOST_DEVICE inline int num_children_geo(const params& p, const node_state
         default: b_i = p.b0 * (1.0 - d / mx); break;
         }
     }
-    const double prob = 1.0 / (1.0 + b_i);
-    const double u = to_prob(rng_rand(s));
-    return static_cast<int>(::floor(::log(1 - u) / ::log(1 - prob)));
+    return b_i;
+}
+
+/// GEO's denominator log(1 - p), p = 1/(1 + b_i): fixed per height (decision.hpp sorts on its sign).
+CANOPY_HOST_DEVICE inline double geo_log_keep(const params& p, int depth) {
+    const double prob = 1.0 / (1.0 + geo_branching(p, depth));
+    return ::log(1 - prob);
+}
+
+/// GEO's quotient log(1 - u)/log(1 - p) for the 31-bit random value r (u = toProb(r)); the child count
+/// is its floor. Split out so that decision.hpp searches exactly the value the rule floors.
+CANOPY_HOST_DEVICE inline double geo_quotient(const params& p, int depth, int r) {
+    const double u = to_prob(r);
+    return ::log(1 - u) / geo_log_keep(p, depth);
+}
+
+/// The double formula: the sequential reference's rule. The runtime decides by decision.hpp's
+/// integer thresholds instead, which give the same counts on every backend.
+CANOPY_HOST_DEVICE inline int num_children_geo(const params& p, const node_state& s, int depth) {
+    return static_cast<int>(::floor(geo_quotient(p, depth, rng_rand(s))));
 }
 
 /// The type of a node's children (uts_childType: decided by the parent's height).

@@ -6,6 +6,10 @@
 //
 // Counts: device-scope relaxed RMWs on 64-bit counters spread over `slots` slots (by global work-item
 // id) so that work-items do not all hit one word; the host sums the slots after the run.
+//
+// Child counts: a task decides by decision.hpp's integer thresholds, built on the host before the run
+// and read from device memory, not by the double rules: a device's log/pow/sin may be an ulp off
+// glibc's and flip a floor, the table cannot.
 #pragma once
 
 #include <cstdint>
@@ -15,6 +19,7 @@
 
 #include "canopy/platform/platform.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/uts/decision.hpp"
 #include "canopy/workloads/uts/reference.hpp"
 #include "canopy/workloads/uts/rules.hpp"
 
@@ -42,7 +47,9 @@ struct range_payload {
 
 struct shared_args {
     params p;
-    unsigned long long* counters;             // count_slots x slot_words: [0] nodes, [1] leaves, [2] depth
+    unsigned long long* counters; // count_slots x slot_words: [0] nodes, [1] leaves, [2] depth,
+                                  // [3] 1 + the largest height beyond the decision table (0: none)
+    decision_view table;          // child counts by height and random value (device memory)
     unsigned hash_cycles = sha1_model_cycles; // model_cycles per SHA-1 compression (emulator timing)
 };
 
@@ -59,8 +66,13 @@ struct node_task {
     template <class Ctx> CANOPY_DEVICE void operator()(const node_payload& x, Ctx& ctx) const {
         node_state st;
         __builtin_memcpy(st.b, x.s, 20);
-        const int n = num_children(a.p, st, x.height, static_cast<tree_type>(x.type));
+        const int n = decide_children(a.table, x.height, rng_rand(st));
         unsigned long long* slot = a.counters + (global_id() & (count_slots - 1)) * slot_words;
+        if (n < 0) { // deeper than the table: no guess; the host fails the run (traverse_runtime)
+            atomic_ref<unsigned long long, scope::device>(slot[3]).fetch_max(
+                static_cast<unsigned long long>(x.height) + 1, std::memory_order_relaxed);
+            return;
+        }
         atomic_ref<unsigned long long, scope::device>(slot[0]).fetch_add(1, std::memory_order_relaxed);
         if (n <= 0) {
             atomic_ref<unsigned long long, scope::device>(slot[1]).fetch_add(1, std::memory_order_relaxed);
@@ -128,19 +140,26 @@ inline runtime::config default_config(runtime::policy pol, unsigned block = 64) 
 struct runtime_result {
     counts c;
     runtime::stats stats;
+    std::uint32_t table_rows = 0;  // the decision table's distinct rows (segments)
+    std::uint32_t table_limit = 0; // heights it covers (open_ended: every height)
 };
 
 /// Traverses the tree of `p` on the runtime under `cfg` (the emulator's options are the caller's).
 /// `hash_cycles`: what one SHA-1 compression costs in the emulator's timing model (model_cycles).
+/// `max_table_rows`: decision.hpp's bound on the table; a node deeper than the table throws
+/// canopy::error after the run.
 inline runtime_result traverse_runtime(const params& p, const runtime::config& cfg,
-                                       unsigned hash_cycles = sha1_model_cycles) {
+                                       unsigned hash_cycles = sha1_model_cycles,
+                                       unsigned max_table_rows = default_max_rows) {
     if (cfg.staging_capacity < fan_out) {
         throw error("canopy uts: the staging buffer must hold at least " + std::to_string(fan_out) +
                     " tasks per lane");
     }
     device_buffer<unsigned long long> counters(count_slots * slot_words);
     counters.fill_zero();
-    const shared_args a{p, counters.data(), hash_cycles};
+    const decision_table table = build_decision_table(p, max_table_rows);
+    const device_buffer<std::uint32_t> table_words(table.words);
+    const shared_args a{p, counters.data(), table.view(table_words.data()), hash_cycles};
     runtime::task_set<node_task, range_task> ts{node_task{a}, range_task{a}};
     const node_state root = root_state(p.root_seed);
     node_payload rp;
@@ -150,12 +169,23 @@ inline runtime_result traverse_runtime(const params& p, const runtime::config& c
     ts.seed<node_task>(rp);
     runtime_result r;
     r.stats = ts.run(cfg);
+    r.table_rows = table.segments;
+    r.table_limit = table.limit;
     const std::vector<unsigned long long> v = counters.to_vector();
+    unsigned long long beyond = 0;
     for (unsigned i = 0; i < count_slots; ++i) {
+        beyond = v[i * slot_words + 3] > beyond ? v[i * slot_words + 3] : beyond;
         r.c.nodes += v[i * slot_words + 0];
         r.c.leaves += v[i * slot_words + 1];
         const int d = static_cast<int>(v[i * slot_words + 2]);
         r.c.depth = d > r.c.depth ? d : r.c.depth;
+    }
+    if (beyond != 0) {
+        throw error("canopy uts: a node at height " + std::to_string(beyond - 1) +
+                    " is deeper than the child-count table, which covers heights 0 to " +
+                    std::to_string(table.limit - 1) + " (" + std::to_string(table.segments) +
+                    " rows, at most " + std::to_string(max_table_rows) +
+                    "): the tree is too deep for an exact decision on the device");
     }
     return r;
 }

@@ -1,7 +1,8 @@
 // canopy/workloads/uts/uts.hpp — UTS in one include: rules, sample trees and flags, the sequential
-// reference, and the runtime version.
+// reference, the integer child-count decision, and the runtime version.
 #pragma once
 
+#include "canopy/workloads/uts/decision.hpp"
 #include "canopy/workloads/uts/params.hpp"
 #include "canopy/workloads/uts/reference.hpp"
 #include "canopy/workloads/uts/rules.hpp"
