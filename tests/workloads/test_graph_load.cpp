@@ -3,6 +3,7 @@
 // and Debian's METIS meshes against their headers.
 #include <cstdint>
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -196,6 +197,7 @@ TEST(GraphLoad, FormatFromExtensionAndNames) {
     EXPECT_EQ(g::format_from_extension("road.gr"), f::dimacs);
     EXPECT_EQ(g::format_from_extension("4elt.graph"), f::metis);
     EXPECT_EQ(g::format_from_extension("x.metis"), f::metis);
+    EXPECT_EQ(g::format_from_extension("test.mgraph"), f::metis);
     EXPECT_EQ(g::format_from_extension("web.txt.gz"), f::snap);
     EXPECT_EQ(g::format_from_extension("a.el"), f::snap);
     EXPECT_EQ(g::format_from_extension("a.snap"), f::snap);
@@ -254,6 +256,9 @@ struct bad_case {
     std::uint64_t line;
     const char* says; // a fragment of the reason
 };
+
+// gtest prints the case's name instead of its bytes.
+void PrintTo(const bad_case& c, std::ostream* os) { *os << c.name; }
 
 class GraphLoadMalformed : public ::testing::TestWithParam<bad_case> {};
 
@@ -387,6 +392,8 @@ struct mesh {
     std::uint64_t vertices, edges;
 };
 
+void PrintTo(const mesh& m, std::ostream* os) { *os << m.file; }
+
 class GraphLoadDebian : public ::testing::TestWithParam<mesh> {};
 
 TEST_P(GraphLoadDebian, CountsMatchTheHeader) {
@@ -405,6 +412,21 @@ TEST_P(GraphLoadDebian, CountsMatchTheHeader) {
     EXPECT_EQ(r.report.build.self_loops, 0u);
     EXPECT_EQ(r.report.build.duplicates, 0u);
     EXPECT_FALSE(r.graph.has_weights());
+}
+
+TEST(GraphLoadDebianMulti, TestMgraphHasTwoVertexWeights) {
+    // METIS' multi-constraint example: header "766 1314 010 2" (two vertex weights per line, no edge
+    // weights).
+    const auto path = canopy_test_graph::metis_graphs_dir / "test.mgraph";
+    if (!std::filesystem::exists(path)) {
+        GTEST_SKIP() << path << " is absent: install Debian's libmetis-doc (tools/deps.sh)";
+    }
+    const auto r = g::load_graph(path);
+    EXPECT_EQ(r.graph.num_vertices(), 766u);
+    EXPECT_EQ(r.graph.num_edges(), 2u * 1314u);
+    EXPECT_TRUE(r.report.build.symmetric());
+    ASSERT_EQ(r.report.notes.size(), 1u);
+    EXPECT_EQ(r.report.notes[0], "2 vertex weights per vertex (fmt x1x) read and not used");
 }
 
 INSTANTIATE_TEST_SUITE_P(Meshes, GraphLoadDebian,

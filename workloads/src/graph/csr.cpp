@@ -194,10 +194,14 @@ built_graph build_csr(const edge_list& list, const build_options& options) {
         }
     }
 
-    for (std::uint64_t u = 0; u < n; ++u) {
-        for (edge_id e = offsets[u]; e < offsets[u + 1]; ++e) {
-            const vertex_id v = target_of(adj[e]);
-            rep.unpaired_arcs += v != u && !has_arc(offsets, adj, v, static_cast<vertex_id>(u));
+    // An undirected list is symmetric by construction (both arcs of every edge, and dropping a loop or a
+    // repeated arc keeps one arc per ordered pair), so the search per arc is needed only for directed ones.
+    if (!list.undirected) {
+        for (std::uint64_t u = 0; u < n; ++u) {
+            for (edge_id e = offsets[u]; e < offsets[u + 1]; ++e) {
+                const vertex_id v = target_of(adj[e]);
+                rep.unpaired_arcs += v != u && !has_arc(offsets, adj, v, static_cast<vertex_id>(u));
+            }
         }
     }
 

@@ -80,7 +80,7 @@ std::optional<graph_format> format_from_extension(const std::filesystem::path& f
     if (ext == ".gr") {
         return graph_format::dimacs;
     }
-    if (ext == ".graph" || ext == ".metis") {
+    if (ext == ".graph" || ext == ".mgraph" || ext == ".metis") {
         return graph_format::metis;
     }
     if (ext == ".txt" || ext == ".el" || ext == ".snap" || ext == ".edges") {

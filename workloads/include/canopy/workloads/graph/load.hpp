@@ -26,8 +26,8 @@ enum class graph_format { matrix_market, dimacs, metis, snap };
 const char* format_name(graph_format f);
 /// Parses a --format name; std::nullopt for anything else.
 std::optional<graph_format> parse_format_name(std::string_view name);
-/// By extension, ignoring case and a trailing ".gz": .mtx; .gr; .graph or .metis; .txt, .el, .snap or
-/// .edges. std::nullopt when the extension says nothing.
+/// By extension, ignoring case and a trailing ".gz": .mtx; .gr; .graph, .mgraph or .metis; .txt, .el, .snap
+/// or .edges. std::nullopt when the extension says nothing.
 std::optional<graph_format> format_from_extension(const std::filesystem::path& file);
 
 /// A malformed or unreadable graph file.
