@@ -89,8 +89,8 @@ TEST(GraphValidateBfs, Rule2TreeLevelsRejected) {
     const auto v = g::validate_bfs(gr, root, r.level, parent);
     EXPECT_TRUE(v.violates(rule::bfs_tree_levels)) << v.summary();
     EXPECT_EQ(v.total(), v.count(rule::bfs_tree_levels)) << v.summary();
-    // Levels only: vertex 15 = (3,3) claims level 7 — no neighbour is at level 6 except... none is at 6
-    // but its own neighbours are at 5, so no in-neighbour sits one level up.
+    // Levels only: corner 15 = (3,3) claims level 5, the level of both its neighbours (11 and 14), so no
+    // in-neighbour sits one level up.
     auto level = r.level;
     level[15] = 5;
     EXPECT_TRUE(g::validate_bfs(gr, root, level).violates(rule::bfs_tree_levels));
