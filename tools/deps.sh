@@ -2,8 +2,11 @@
 # Installs what canopy needs from Debian 12's packages (only what is missing). With --gpu, also the
 # AMD toolchain (hipcc, rocPRIM) that the hip preset builds with; nvcc comes with the CUDA toolkit.
 set -euo pipefail
+# Graphs: libmetis-doc ships real meshes (/usr/share/doc/libmetis-dev/examples/graphs/*.graph, plain
+# text) for tests and benches; libboost-graph-dev is the tests' independent Dijkstra/BFS; zlib1g-dev lets
+# the loaders read .gz edge lists (docs/graph.md).
 pkgs=(cmake ninja-build g++ clang-format libfmt-dev libgtest-dev libboost-context-dev libcli11-dev
-      nlohmann-json3-dev)
+      nlohmann-json3-dev libmetis-doc libboost-graph-dev zlib1g-dev)
 if [[ "${1:-}" == "--gpu" ]]; then
   pkgs+=(hipcc libamdhip64-dev librocprim-dev rocm-device-libs)
 fi
