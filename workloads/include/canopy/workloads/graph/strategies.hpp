@@ -1,0 +1,543 @@
+// canopy/workloads/graph/strategies.hpp — three ways to run a min-label graph problem (problems.hpp)
+// on a device, over platform/ only:
+//
+//   multi-kernel  level-synchronous (BSP; Pannotia, Gunrock): the host launches one kernel per phase;
+//                 each expands the current frontier into the next and the host reads back the next
+//                 frontier's size, which is the stop flag (0: done). launches == iterations.
+//   persistent    one launch (Sorensen et al., OOPSLA 2016): occupancy discovery picks co-resident
+//                 work-groups, which grid-stride over the frontier (p_global_id / p_global_size) and
+//                 meet at the XF barrier between phases. barriers == iterations.
+//   tasks         asynchronous label-correcting on canopy's runtime (Atos style): a vertex task relaxes
+//                 its out-arcs and spawns a vertex task for each neighbour it improved; a vertex of
+//                 more than `fan_out` arcs spawns edge-range tasks instead (as UTS's range_task), so no
+//                 lane walks a long adjacency list and no task stages more than fan_out tasks.
+//                 Termination is the runtime's exact termination (counted outstanding tasks). In
+//                 rounds of label width tasks_delta: improvements beyond the round's cap are deferred
+//                 to the next round's launch (Delta-stepping), which bounds the re-lowering that the
+//                 runtime's depth-first order causes; tasks_delta 0 is one fully asynchronous round.
+//
+// The frontier skeleton (multi-kernel, persistent): a frontier is a queue of vertex ids (capacity: the
+// vertex count) and a count. Expanding vertex u relaxes each arc u->v with an atomic min on label[v];
+// the lane that lowered label[v] appends v to the next frontier, once per phase (BFS: the lowering
+// itself happens once per phase; SSSP: a per-vertex stamp, exchanged to the phase number, elects one
+// appender). A frontier vertex is expanded with its label as it is when it is read, which may already
+// be lower than when it was queued (SSSP): still an upper bound of its distance, so still sound.
+//
+// Memory orders and scopes, and why:
+// - Labels: relaxed device-scope atomics (load, fetch_min). A label is monotone and carries no other
+//   data, so no ordering is needed with anything else; device scope because any work-group may relax
+//   any vertex. (tasks_scope narrows labels and pending flags to work-group scope in a test-only
+//   variant, to show that the scoped-cache model catches it: two compute units' L1s then each hold
+//   their own "minimum".)
+// - Stamps and the next frontier's count: relaxed device-scope RMWs; they elect an appender and a slot,
+//   and carry nothing themselves.
+// - Frontier entries: plain stores (st) and loads (ld). The writer and readers are in different phases,
+//   and phases are ordered by the kernel boundary (multi-kernel) or by the XF barrier's device-scope
+//   release/acquire (persistent), which is what makes plain accesses race-free here.
+// - Tasks: at most one vertex task per vertex is pending (queued, not started): a per-vertex flag,
+//   set by the relaxation that lowers the label (exchange 0 -> 1 spawns the task) and cleared by the
+//   task as it starts, before it reads the label. These two exchanges are acq_rel at device scope: the
+//   lowering lane's label write must happen-before the label read of the pending task whose flag it
+//   found set (message passing through the flag: that task is relied on to relax with the new label).
+//   This bounds the queued vertex tasks by the vertex count (without it, a depth-first runtime order
+//   on a mesh queued 3.5 tasks per vertex of 4elt and overflowed a private queue). The payloads
+//   themselves travel through the runtime's queues, whose hand-offs are release/acquire at the
+//   policy's scopes (docs/scopes.md). An edge-range task carries the label its vertex had at the split
+//   and skips itself when the label in memory is lower (the lowering made or found a vertex task).
+// - Results: the host reads the labels after the launch(es) have finished.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "canopy/platform/platform.hpp"
+#include "canopy/runtime/runtime.hpp"
+#include "canopy/sync/persistent.hpp"
+#include "canopy/sync/xf_barrier.hpp"
+#include "canopy/workloads/graph/csr.hpp"
+#include "canopy/workloads/graph/csr_view.hpp"
+#include "canopy/workloads/graph/problems.hpp"
+#include "canopy/workloads/graph/types.hpp"
+
+namespace canopy::workloads::graph {
+
+enum class strategy { multi_kernel, persistent, tasks };
+inline constexpr strategy all_strategies[] = {strategy::multi_kernel, strategy::persistent, strategy::tasks};
+
+constexpr const char* to_string(strategy s) {
+    return s == strategy::multi_kernel ? "multi-kernel" : s == strategy::persistent ? "persistent" : "tasks";
+}
+/// Parses "multi-kernel", "persistent" or "tasks"; throws canopy::error naming the choices otherwise.
+inline strategy parse_strategy(const std::string& s) {
+    for (strategy x : all_strategies) {
+        if (s == to_string(x)) {
+            return x;
+        }
+    }
+    throw error("canopy graph: unknown strategy '" + s + "' (valid: multi-kernel, persistent, tasks)");
+}
+
+/// Most tasks one task stages, and most arcs one task relaxes: within the runtime's staging buffer
+/// (run_options' default holds 16 tasks per lane). Meshes have degrees up to ~17: 16 keeps almost every
+/// vertex of them in one task.
+inline constexpr unsigned fan_out = 16;
+
+/// The tasks strategy's default round width: 4 BFS levels; 1024 distance units for SSSP (4 arcs of
+/// the heaviest generated weight, 255).
+template <class P> constexpr std::uint64_t default_delta() { return P::improves_once_per_phase ? 4 : 1024; }
+
+/// run_options::tasks_delta: the problem's default_delta().
+inline constexpr std::uint64_t problem_default_delta = ~std::uint64_t{0};
+
+struct run_options {
+    strategy how = strategy::multi_kernel;
+    unsigned block = 64; // work-items per work-group (all strategies)
+    /// tasks only: the runtime's configuration (policy, queue capacities); block is taken from above.
+    runtime::config tasks = default_tasks_config();
+    /// tasks only: the scope of the label atomics. device is the only correct one; workgroup exists for
+    /// the test that shows the scoped-cache model catching a narrowed scope.
+    scope tasks_scope = scope::device;
+    /// tasks only: rounds of label width delta (0: one round, fully asynchronous). Round r spawns tasks
+    /// for improvements to labels up to (r + 1) * delta - 1 and defers the others to round r + 1 (a
+    /// runtime launch each, seeded with the deferred vertices). Asynchronous label-correcting in the
+    /// runtime's depth-first order re-lowers a mesh's labels about once per level: one round took
+    /// over 5 minutes on mdual.graph's BFS on the emulator; a bounded width bounds that waste
+    /// (Delta-stepping; Atos orders its queue for the same reason).
+    std::uint64_t tasks_delta = problem_default_delta;
+
+    /// The tasks strategy's runtime configuration for a graph of `vertices` vertices. Label-correcting
+    /// keeps at most one vertex task per vertex queued (the pending flags), but the runtime keeps most
+    /// of them in the private queue of the sub-group that spawned them (it donates only while the
+    /// shared queues run low), so a private queue is sized for a share of the vertex count: V / 32
+    /// tasks, i.e. V / 1024 fronts of 32, at least 256 and at most 4096 fronts. (Queues are memory
+    /// per sub-group: ~1 MiB per 1024 fronts of 32 lanes.)
+    static runtime::config default_tasks_config(runtime::policy p = runtime::policy::hrf_indirect,
+                                                vertex_id vertices = 0) {
+        runtime::config c;
+        c.policy = p;
+        const unsigned want = vertices / 1024;
+        c.private_capacity = want < 256 ? 256 : want > 4096 ? 4096 : want;
+        c.workgroup_capacity = 64;
+        c.device_capacity = 512;
+        c.staging_capacity = 16;
+        return c;
+    }
+};
+
+template <class Label> struct run_result {
+    std::vector<Label> labels;    // Problem::unreached where not reached
+    std::uint64_t iterations = 0; // phases (multi-kernel, persistent); rounds (tasks)
+    std::uint64_t launches = 0;   // kernel launches (tasks: one runtime launch per round)
+    std::uint64_t barriers = 0;   // XF barrier episodes (persistent)
+    std::uint64_t tasks = 0;      // tasks run (tasks)
+    unsigned workgroups = 0;      // participating work-groups (persistent, tasks)
+    double seconds = 0;           // host wall time from the first launch to the labels read back
+    runtime::stats stats;         // tasks only: the last round's
+};
+
+/// The graph's arrays in device memory, and their view.
+class device_graph {
+  public:
+    explicit device_graph(const csr_graph& g)
+        : offsets_(to_vec(g.offsets())), targets_(to_vec(g.targets())), weights_(to_vec(g.weights())),
+          n_(g.num_vertices()), m_(g.num_edges()) {}
+    csr_view view() const {
+        return csr_view{offsets_.data(), targets_.data(), weights_.size() != 0 ? weights_.data() : nullptr,
+                        n_, m_};
+    }
+
+  private:
+    template <class T> static std::vector<T> to_vec(std::span<const T> s) { return {s.begin(), s.end()}; }
+    device_buffer<edge_id> offsets_;
+    device_buffer<vertex_id> targets_;
+    device_buffer<weight_t> weights_;
+    vertex_id n_;
+    edge_id m_;
+};
+
+namespace detail {
+
+/// Expands frontier vertex u in phase k: relaxes its out-arcs, appends every vertex it improves to
+/// `next` (once per phase). Shared by the multi-kernel and persistent strategies.
+template <class P>
+CANOPY_DEVICE void expand(const csr_view& g, typename P::label* labels, unsigned* stamps, vertex_id u,
+                          unsigned k, vertex_id* next, unsigned* next_count) {
+    using L = typename P::label;
+    // Relaxed, device scope: see the header comment (labels carry no other data).
+    const L lu = atomic_ref<L, scope::device>(labels[u]).load(std::memory_order_relaxed);
+    const edge_id end = g.end(u);
+    for (edge_id e = g.begin(u); e < end; ++e) {
+        const vertex_id v = g.target(e);
+        const L nl = P::relax(lu, g, e);
+        atomic_ref<L, scope::device> lv(labels[v]);
+        if (lv.load(std::memory_order_relaxed) <= nl) {
+            continue; // cheap filter: labels only fall, so the RMW could not win
+        }
+        if (nl >= lv.fetch_min(nl, std::memory_order_relaxed)) {
+            continue; // another lane got there first with a label at least as good
+        }
+        if constexpr (!P::improves_once_per_phase) {
+            // One appender per vertex and phase; stamps hold the last phase (+1) that queued them.
+            if (atomic_ref<unsigned, scope::device>(stamps[v]).exchange(k + 1, std::memory_order_relaxed) ==
+                k + 1) {
+                continue;
+            }
+        }
+        const unsigned slot =
+            atomic_ref<unsigned, scope::device>(*next_count).fetch_add(1, std::memory_order_relaxed);
+        st(&next[slot], v); // read in the next phase, after the kernel boundary or the XF barrier
+    }
+}
+
+template <class P> struct phase_kernel {
+    csr_view g;
+    typename P::label* labels;
+    unsigned* stamps;
+    const vertex_id* cur;
+    unsigned cur_count;
+    vertex_id* next;
+    unsigned* next_count;
+    unsigned k;
+    CANOPY_DEVICE void operator()() const {
+        const unsigned stride = grid_dim() * block_dim();
+        for (unsigned i = global_id(); i < cur_count; i += stride) {
+            expand<P>(g, labels, stamps, ld(&cur[i]), k, next, next_count);
+        }
+    }
+};
+
+template <class P> struct persistent_phases {
+    csr_view g;
+    typename P::label* labels;
+    unsigned* stamps;
+    vertex_id* queue[2];
+    unsigned* counts;     // 3 rotating counts: phase k reads counts[k % 3], appends to counts[(k+1) % 3]
+    unsigned* iterations; // written once at the end by participant 0
+    sync::xf_barrier barrier;
+    CANOPY_DEVICE void operator()() const {
+        for (unsigned k = 0;; ++k) {
+            // Stable during phase k: written in phase k - 1, before the barrier that ended it.
+            const unsigned n =
+                atomic_ref<unsigned, scope::device>(counts[k % 3]).load(std::memory_order_relaxed);
+            if (sync::p_global_id() == 0) {
+                // counts[(k+2) % 3] was last read in phase k - 1 (as its frontier's size) and is next
+                // appended to in phase k + 1: the barriers on either side order this reset.
+                atomic_ref<unsigned, scope::device>(counts[(k + 2) % 3]).store(0, std::memory_order_relaxed);
+            }
+            const vertex_id* cur = queue[k & 1];
+            vertex_id* next = queue[(k + 1) & 1];
+            for (unsigned i = sync::p_global_id(); i < n; i += sync::p_global_size()) {
+                expand<P>(g, labels, stamps, ld(&cur[i]), k, next, &counts[(k + 1) % 3]);
+            }
+            // Every work-item of every participant: the phase's label writes, appends and count are
+            // released at device scope and acquired by everyone before the next phase.
+            barrier.wait();
+            if (atomic_ref<unsigned, scope::device>(counts[(k + 1) % 3]).load(std::memory_order_relaxed) ==
+                0) {
+                if (sync::p_global_id() == 0) {
+                    st(iterations, k + 1); // read by the host after the kernel
+                }
+                return; // every participant read the same count: a uniform exit
+            }
+        }
+    }
+};
+
+// ---- tasks ----
+
+/// A vertex task carries only its vertex: it relaxes with the label in memory when it runs (the
+/// freshest one), and at most one vertex task per vertex is pending at a time (the `pending` flags).
+struct vertex_payload {
+    vertex_id v;
+};
+template <class L> struct range_payload {
+    edge_id lo, hi; // arcs [lo, hi) of v
+    L label;        // v's label when the range was split off
+    vertex_id v;
+};
+
+template <class P, scope S> struct task_args {
+    csr_view g;
+    typename P::label* labels;
+    unsigned* pending; // 1 while a vertex task for the vertex is queued and has not started
+    // Rounds (run_options::tasks_delta): an improvement to a label above `cap` is deferred to the next
+    // round's launch (appended once per round to `deferred`, by the stamps) instead of spawned.
+    typename P::label cap;
+    unsigned round;
+    unsigned* stamps;
+    vertex_id* deferred;
+    unsigned* deferred_count;
+    const vertex_id* seeds; // this round's seeds: the previous round's deferred vertices
+};
+
+struct seeds_payload {
+    unsigned lo, hi; // entries [lo, hi) of task_args::seeds
+};
+
+template <class P, scope S> struct vertex_task;
+template <class P, scope S> struct range_task;
+
+/// Relaxes arcs [lo, hi) of v from label lv, spawning a vertex task per improved neighbour that has
+/// none pending; a range longer than fan_out is split into at most fan_out range tasks instead.
+template <class P, scope S, class Ctx>
+CANOPY_DEVICE void relax_range(Ctx& ctx, const task_args<P, S>& a, vertex_id v, typename P::label lv,
+                               edge_id lo, edge_id hi) {
+    using L = typename P::label;
+    const edge_id n = hi - lo;
+    if (n <= fan_out) {
+        for (edge_id e = lo; e < hi; ++e) {
+            const vertex_id w = a.g.target(e);
+            const L nl = P::relax(lv, a.g, e);
+            atomic_ref<L, S> lw(a.labels[w]);
+            // Relaxed at scope S (device in every correct run): the label itself carries nothing.
+            if (lw.load(std::memory_order_relaxed) <= nl ||
+                nl >= lw.fetch_min(nl, std::memory_order_relaxed)) {
+                continue;
+            }
+            // acq_rel at scope S: the release publishes the lowered label to the pending task that
+            // this exchange finds (it clears its flag with an acquire before it reads the label), so a
+            // pending task never misses an improvement it was relied on to relax.
+            if (nl > a.cap) {
+                // Next round. Relaxed device-scope RMWs elect one appender and a slot; the entry is a
+                // plain store read by the next round's launch (the kernel boundary orders them).
+                if (atomic_ref<unsigned, scope::device>(a.stamps[w])
+                        .exchange(a.round + 1, std::memory_order_relaxed) != a.round + 1) {
+                    const unsigned slot = atomic_ref<unsigned, scope::device>(*a.deferred_count)
+                                              .fetch_add(1u, std::memory_order_relaxed);
+                    st(&a.deferred[slot], w);
+                }
+                continue;
+            }
+            if (atomic_ref<unsigned, S>(a.pending[w]).exchange(1u, std::memory_order_acq_rel) == 0) {
+                ctx.template spawn<vertex_task<P, S>>(vertex_payload{w});
+            }
+        }
+        return;
+    }
+    // At most fan_out pieces of at least fan_out arcs each: a degree just above fan_out splits in
+    // two, not into fan_out slivers (4elt's degrees of 9..17 split into 1-arc ranges were 4 range
+    // tasks per vertex); a huge adjacency list splits into a tree of depth log_fan_out(degree).
+    const edge_id want = (n + fan_out - 1) / fan_out;
+    const edge_id pieces = want < fan_out ? want : fan_out;
+    const edge_id chunk = (n + pieces - 1) / pieces;
+    for (edge_id b = lo; b < hi; b += chunk) {
+        ctx.template spawn<range_task<P, S>>(range_payload<L>{b, b + chunk < hi ? b + chunk : hi, lv, v});
+    }
+}
+
+template <class P, scope S> struct vertex_task {
+    using payload = vertex_payload;
+    task_args<P, S> a;
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
+        // Clear the flag first (acquire: pairs with the improvers' release), then read the label: an
+        // improvement after the clear spawns a new task, one before it is seen here.
+        atomic_ref<unsigned, S>(a.pending[x.v]).exchange(0u, std::memory_order_acq_rel);
+        const auto lv = atomic_ref<typename P::label, S>(a.labels[x.v]).load(std::memory_order_relaxed);
+        relax_range<P, S>(ctx, a, x.v, lv, a.g.begin(x.v), a.g.end(x.v));
+    }
+};
+
+/// A round's seeds: splits like range_task, then spawns a vertex task per seed without one pending.
+template <class P, scope S> struct seeds_task {
+    using payload = seeds_payload;
+    task_args<P, S> a;
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
+        const unsigned n = x.hi - x.lo;
+        if (n <= fan_out) {
+            for (unsigned i = x.lo; i < x.hi; ++i) {
+                const vertex_id w = ld(&a.seeds[i]); // written by the previous launch
+                if (atomic_ref<unsigned, S>(a.pending[w]).exchange(1u, std::memory_order_acq_rel) == 0) {
+                    ctx.template spawn<vertex_task<P, S>>(vertex_payload{w});
+                }
+            }
+            return;
+        }
+        const unsigned want = (n + fan_out - 1) / fan_out;
+        const unsigned pieces = want < fan_out ? want : fan_out;
+        const unsigned chunk = (n + pieces - 1) / pieces;
+        for (unsigned b = x.lo; b < x.hi; b += chunk) {
+            ctx.template spawn<seeds_task<P, S>>(seeds_payload{b, b + chunk < x.hi ? b + chunk : x.hi});
+        }
+    }
+};
+
+template <class P, scope S> struct range_task {
+    using payload = range_payload<typename P::label>;
+    task_args<P, S> a;
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
+        // Stale: v was lowered since the split, and the lowering made (or found) a vertex task for v
+        // that relaxes all of v's arcs with the lower label.
+        if (atomic_ref<typename P::label, S>(a.labels[x.v]).load(std::memory_order_relaxed) < x.label) {
+            return;
+        }
+        relax_range<P, S>(ctx, a, x.v, x.label, x.lo, x.hi);
+    }
+};
+
+inline double since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+template <class P>
+run_result<typename P::label> run_multi_kernel(const csr_view& g, vertex_id source, const run_options& o) {
+    using L = typename P::label;
+    run_result<L> r;
+    std::vector<L> init(g.num_vertices, P::unreached);
+    init[source] = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    device_buffer<L> labels(init);
+    device_buffer<unsigned> stamps(g.num_vertices);
+    stamps.fill_zero();
+    device_buffer<vertex_id> q0(g.num_vertices), q1(g.num_vertices);
+    q0.upload(&source, 1);
+    device_buffer<unsigned> next_count(1);
+    const unsigned resident = max_resident_blocks<phase_kernel<P>>(o.block);
+    vertex_id* cur = q0.data();
+    vertex_id* next = q1.data();
+    unsigned n = 1;
+    for (unsigned k = 0; n != 0; ++k) {
+        next_count.fill_zero();
+        const unsigned want = (n + o.block - 1) / o.block;
+        launch_config cfg;
+        cfg.block = o.block;
+        cfg.grid = resident != 0 && want > resident ? resident : want;
+        launch(cfg, phase_kernel<P>{g, labels.data(), stamps.data(), cur, n, next, next_count.data(), k});
+        ++r.launches;
+        ++r.iterations;
+        next_count.download(&n, 1); // the stop flag: an empty next frontier
+        std::swap(cur, next);
+    }
+    r.labels = labels.to_vector();
+    r.seconds = since(t0);
+    return r;
+}
+
+template <class P>
+run_result<typename P::label> run_persistent(const csr_view& g, vertex_id source, const run_options& o) {
+    using L = typename P::label;
+    run_result<L> r;
+    std::vector<L> init(g.num_vertices, P::unreached);
+    init[source] = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    device_buffer<L> labels(init);
+    device_buffer<unsigned> stamps(g.num_vertices);
+    stamps.fill_zero();
+    device_buffer<vertex_id> q0(g.num_vertices), q1(g.num_vertices);
+    q0.upload(&source, 1);
+    device_buffer<unsigned> counts(std::vector<unsigned>{1u, 0u, 0u});
+    device_buffer<unsigned> iterations(1);
+    iterations.fill_zero();
+    using body = persistent_phases<P>;
+    const unsigned grid = sync::persistent_grid<body>(o.block);
+    if (grid == 0) {
+        throw error("canopy graph: a persistent kernel of " + std::to_string(o.block) +
+                    " work-items per work-group cannot launch on this device");
+    }
+    sync::discovery_context dctx(grid);
+    sync::xf_barrier_state bar(grid);
+    launch_config cfg;
+    cfg.block = o.block;
+    cfg.grid = grid;
+    r.workgroups = sync::launch_persistent(cfg, dctx,
+                                           body{g,
+                                                labels.data(),
+                                                stamps.data(),
+                                                {q0.data(), q1.data()},
+                                                counts.data(),
+                                                iterations.data(),
+                                                bar.barrier()});
+    r.launches = 1;
+    unsigned phases = 0;
+    iterations.download(&phases, 1);
+    r.iterations = phases;
+    r.barriers = phases; // one XF barrier episode ends every phase
+    r.labels = labels.to_vector();
+    r.seconds = since(t0);
+    return r;
+}
+
+template <class P, scope S>
+run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, const run_options& o) {
+    using L = typename P::label;
+    run_result<L> r;
+    if (o.tasks.staging_capacity < fan_out) {
+        throw error("canopy graph: the tasks strategy needs a staging buffer of at least " +
+                    std::to_string(fan_out) + " tasks per lane");
+    }
+    std::vector<L> init(g.num_vertices, P::unreached);
+    init[source] = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    device_buffer<L> labels(init);
+    std::vector<unsigned> pend(g.num_vertices, 0u);
+    pend[source] = 1; // the seed task
+    device_buffer<unsigned> pending(pend);
+    device_buffer<unsigned> stamps(g.num_vertices);
+    stamps.fill_zero();
+    device_buffer<vertex_id> d0(g.num_vertices), d1(g.num_vertices);
+    device_buffer<unsigned> counts(2);
+    counts.fill_zero();
+    runtime::config c = o.tasks;
+    c.block = o.block;
+    const std::uint64_t dl = o.tasks_delta == problem_default_delta ? default_delta<P>() : o.tasks_delta;
+    const L delta = dl < static_cast<std::uint64_t>(P::unreached) ? static_cast<L>(dl) : L{0};
+    L cap = delta != 0 ? delta - 1 : static_cast<L>(P::unreached - 1);
+    unsigned seeds = 0;
+    for (unsigned round = 0;; ++round) {
+        vertex_id* in = (round & 1) != 0 ? d0.data() : d1.data(); // the previous round's deferred list
+        vertex_id* out = (round & 1) != 0 ? d1.data() : d0.data();
+        unsigned* out_count = counts.data() + (round & 1);
+        const task_args<P, S> a{g, labels.data(), pending.data(), cap, round, stamps.data(), out, out_count,
+                                in};
+        runtime::task_set<vertex_task<P, S>, range_task<P, S>, seeds_task<P, S>> ts{
+            vertex_task<P, S>{a}, range_task<P, S>{a}, seeds_task<P, S>{a}};
+        if (round == 0) {
+            ts.template seed<vertex_task<P, S>>(vertex_payload{source});
+        } else {
+            ts.template seed<seeds_task<P, S>>(seeds_payload{0, seeds});
+        }
+        r.stats = ts.run(c);
+        ++r.launches;
+        ++r.iterations;
+        r.tasks += r.stats.total_tasks();
+        r.workgroups = r.stats.workgroups;
+        counts.download_at(round & 1, &seeds, 1); // the stop flag: nothing deferred
+        if (seeds == 0) {
+            break;
+        }
+        const unsigned zero = 0;
+        counts.upload_at((round + 1) & 1, &zero, 1);
+        cap = cap > static_cast<L>(P::unreached - 1) - delta ? static_cast<L>(P::unreached - 1) : cap + delta;
+    }
+    r.labels = labels.to_vector();
+    r.seconds = since(t0);
+    return r;
+}
+
+} // namespace detail
+
+/// Runs problem P from `source` on `g` (a view of device memory: device_graph) with strategy o.how.
+template <class P>
+run_result<typename P::label> run(const csr_view& g, vertex_id source, const run_options& o = {}) {
+    if (source >= g.num_vertices) {
+        throw error("canopy graph: source " + std::to_string(source) + " is not a vertex (the graph has " +
+                    std::to_string(g.num_vertices) + ")");
+    }
+    switch (o.how) {
+    case strategy::multi_kernel: return detail::run_multi_kernel<P>(g, source, o);
+    case strategy::persistent: return detail::run_persistent<P>(g, source, o);
+    case strategy::tasks:
+        if (o.tasks_scope == scope::workgroup) {
+            return detail::run_tasks_as<P, scope::workgroup>(g, source, o);
+        }
+        if (o.tasks_scope != scope::device) {
+            throw error(
+                "canopy graph: the tasks strategy's labels are device- or (test-only) work-group-scope");
+        }
+        return detail::run_tasks_as<P, scope::device>(g, source, o);
+    }
+    throw error("canopy graph: unknown strategy");
+}
+
+} // namespace canopy::workloads::graph
