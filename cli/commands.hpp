@@ -17,6 +17,7 @@ action add_info(CLI::App& app);
 action add_demo(CLI::App& app);
 action add_discover(CLI::App& app);
 action add_uts(CLI::App& app);
+action add_graph(CLI::App& app);
 #if defined(CANOPY_WITH_LITMUS)
 action add_litmus(CLI::App& app); // emulator only: the scoped-cache model runs the tests
 #endif

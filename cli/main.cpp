@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
         {"demo", canopy::cli::add_demo(app)},
         {"discover", canopy::cli::add_discover(app)},
         {"uts", canopy::cli::add_uts(app)},
+        {"graph", canopy::cli::add_graph(app)},
 #if defined(CANOPY_WITH_LITMUS)
         {"litmus", canopy::cli::add_litmus(app)},
 #endif

@@ -1,0 +1,406 @@
+// canopy graph: BFS and SSSP on a loaded or generated graph under one of three strategies
+// (multi-kernel, persistent, tasks), optionally validated by Graph500's rules and the sequential
+// reference. Host-only (CLI11, fmt, JSON, the graph loaders); the device work is in graph_backend.cpp.
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "canopy/workloads/graph/csr.hpp"
+#include "canopy/workloads/graph/generate.hpp"
+#include "canopy/workloads/graph/load.hpp"
+#include "canopy/workloads/graph/reference.hpp"
+#include "canopy/workloads/graph/validate.hpp"
+#include "canopy/workloads/graph/weights.hpp"
+#include "commands.hpp"
+#include "graph_backend.hpp"
+
+namespace canopy::cli {
+
+namespace {
+
+namespace graph = workloads::graph;
+
+struct graph_options {
+    std::string algorithm;
+    std::string input, format, grid, source = "0", output;
+    unsigned kronecker = 0, edge_factor = 16;
+    bool symmetrize = false, validate = false, json = false;
+    graph_run_settings run;
+    emulator_settings emu;
+    bool emulated = false;
+};
+
+/// A stderr line every few seconds while a long run is in flight (the strategies give no counts mid-run).
+class heartbeat {
+  public:
+    explicit heartbeat(std::string what) : what_(std::move(what)), t0_(std::chrono::steady_clock::now()) {
+        th_ = std::thread([this] {
+            std::unique_lock<std::mutex> lk(mu_);
+            while (!cv_.wait_for(lk, std::chrono::seconds(2), [this] { return done_; })) {
+                const double s =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+                fmt::print(stderr, "canopy graph: {} ... {:.0f} s\n", what_, s);
+            }
+        });
+    }
+    ~heartbeat() {
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            done_ = true;
+        }
+        cv_.notify_one();
+        th_.join();
+    }
+    heartbeat(const heartbeat&) = delete;
+    heartbeat& operator=(const heartbeat&) = delete;
+
+  private:
+    std::string what_;
+    std::chrono::steady_clock::time_point t0_;
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    std::thread th_;
+};
+
+struct usage_error {
+    std::string message;
+};
+
+struct input_graph {
+    graph::csr_graph g;
+    std::string description;
+    bool undirected = false; // every edge is stored as two arcs (TEPS counts it once)
+    std::vector<std::string> notes;
+};
+
+input_graph make_input(const graph_options& o) {
+    const int sources = (o.input.empty() ? 0 : 1) + (o.kronecker != 0 ? 1 : 0) + (o.grid.empty() ? 0 : 1);
+    if (sources != 1) {
+        throw usage_error{"give exactly one of --input FILE, --kronecker SCALE, --grid RxC"};
+    }
+    input_graph in;
+    if (!o.input.empty()) {
+        graph::load_options lo;
+        if (!o.format.empty()) {
+            lo.format = graph::parse_format_name(o.format);
+        }
+        lo.build.symmetrize = o.symmetrize;
+        graph::loaded_graph lg = graph::load_graph(o.input, lo); // load_error: exit 1
+        in.g = std::move(lg.graph);
+        in.description = fmt::format("{} ({})", o.input, graph::format_name(lg.report.format));
+        in.undirected =
+            o.symmetrize || lg.report.file_symmetric || lg.report.format == graph::graph_format::metis;
+        if (lg.report.build.self_loops + lg.report.build.duplicates != 0) {
+            in.notes.push_back(lg.report.summary());
+        }
+        return in;
+    }
+    if (o.kronecker != 0) {
+        if (o.kronecker > 30 || o.edge_factor == 0) {
+            throw usage_error{"--kronecker takes a SCALE of 1 to 30 and --edge-factor at least 1"};
+        }
+        graph::kronecker_params p;
+        p.scale = o.kronecker;
+        p.edge_factor = o.edge_factor;
+        in.g = graph::make_kronecker(p).graph;
+        in.description = fmt::format("Kronecker SCALE {} edge factor {}", o.kronecker, o.edge_factor);
+        in.undirected = true;
+        return in;
+    }
+    unsigned long rows = 0, cols = 0;
+    char x = 0, extra = 0;
+    if (std::sscanf(o.grid.c_str(), "%lu%c%lu%c", &rows, &x, &cols, &extra) != 3 || (x != 'x' && x != 'X') ||
+        rows == 0 || cols == 0 || rows * cols >= graph::max_vertices || rows > 0xffffffffUL ||
+        cols > 0xffffffffUL) {
+        throw usage_error{"--grid takes ROWSxCOLS, e.g. 100x200 (got '" + o.grid + "')"};
+    }
+    in.g = graph::make_grid(static_cast<std::uint32_t>(rows), static_cast<std::uint32_t>(cols)).graph;
+    in.description = fmt::format("{}x{} grid", rows, cols);
+    in.undirected = true;
+    return in;
+}
+
+graph::vertex_id pick_source(const graph_options& o, const graph::csr_graph& g) {
+    if (g.num_vertices() == 0) {
+        throw usage_error{"the graph has no vertices"};
+    }
+    if (o.source == "max-degree") {
+        return g.max_degree_vertex();
+    }
+    if (o.source == "random") {
+        // Graph500 style: a vertex with at least one arc, drawn deterministically (the same every run).
+        for (std::uint64_t i = 0; i < 1024; ++i) {
+            const auto v = static_cast<graph::vertex_id>(graph::draw(0x5eed, 6, i) % g.num_vertices());
+            if (g.degree(v) != 0) {
+                return v;
+            }
+        }
+        return g.max_degree_vertex();
+    }
+    std::uint64_t v = 0;
+    std::size_t used = 0;
+    try {
+        v = std::stoull(o.source, &used);
+    } catch (const std::exception&) {
+        used = 0;
+    }
+    if (used == 0 || used != o.source.size() || o.source[0] == '-') {
+        throw usage_error{"--source takes a vertex id, random or max-degree (got '" + o.source + "')"};
+    }
+    if (v >= g.num_vertices()) {
+        throw usage_error{fmt::format("--source {} is not a vertex (ids 0 to {})", v, g.num_vertices() - 1)};
+    }
+    return static_cast<graph::vertex_id>(v);
+}
+
+int run_graph_command(const graph_options& o) {
+    if (o.emulated) {
+        if (o.emu.memory_model == "scoped" && o.emu.scheduler != "deterministic") {
+            fmt::print(stderr, "canopy graph: --memory-model scoped needs --scheduler deterministic\n");
+            return 2;
+        }
+        if (o.emu.timed && o.emu.scheduler != "deterministic") {
+            fmt::print(stderr, "canopy graph: --timed needs --scheduler deterministic\n");
+            return 2;
+        }
+    }
+    if (o.run.strategy != "tasks" && o.run.policy != "hrf-indirect") {
+        fmt::print(stderr, "canopy graph: --policy applies to --strategy tasks only\n");
+        return 2;
+    }
+    input_graph in;
+    graph::vertex_id source = 0;
+    try {
+        in = make_input(o);
+        source = pick_source(o, in.g);
+    } catch (const usage_error& e) {
+        fmt::print(stderr, "canopy graph: {}\nRun 'canopy graph --help' for usage.\n", e.message);
+        return 2;
+    } catch (const graph::load_error& e) {
+        fmt::print(stderr, "{}\n", e.what());
+        return 1;
+    }
+    const bool sssp = o.algorithm == "sssp";
+    bool hashed = false;
+    if (sssp && !in.g.has_weights()) {
+        in.g = graph::with_hash_weights(in.g); // docs/graph.md: the project's deterministic weight rule
+        hashed = true;
+    }
+    for (const auto& n : in.notes) {
+        fmt::print(stderr, "{}\n", n);
+    }
+    if (o.emulated) {
+        configure_emulator(o.emu);
+    }
+
+    graph_run_settings rs = o.run;
+    rs.algorithm = o.algorithm;
+    graph_device_outcome r;
+    {
+        heartbeat hb(fmt::format("{} on {} ({}{})", o.algorithm, in.description, rs.strategy,
+                                 rs.strategy == "tasks" ? ", " + rs.policy : std::string()));
+        r = run_graph_algorithm(in.g, source, rs);
+    }
+
+    // Reached, depth and the arcs of the reached vertices (Graph500's TEPS: input edges in the traversed
+    // component; an undirected edge is stored as two arcs and counted once).
+    std::uint64_t reached = 0, depth = 0, arcs = 0;
+    const graph::vertex_id n = in.g.num_vertices();
+    for (graph::vertex_id v = 0; v < n; ++v) {
+        const bool hit =
+            sssp ? r.distances[v] != graph::infinite_distance : r.levels[v] != graph::unreached_level;
+        if (hit) {
+            ++reached;
+            const std::uint64_t value = sssp ? r.distances[v] : r.levels[v];
+            depth = value > depth ? value : depth;
+            arcs += in.g.degree(v);
+        }
+    }
+    const double edges_traversed = in.undirected ? static_cast<double>(arcs) / 2 : static_cast<double>(arcs);
+    const double teps = r.seconds > 0 ? edges_traversed / r.seconds : 0.0;
+
+    std::optional<bool> validated;
+    std::string validation;
+    if (o.validate) {
+        graph::validation_report rules, cmp;
+        if (sssp) {
+            rules = graph::validate_sssp(in.g, source, r.distances);
+            cmp = graph::compare_distances(graph::reference_sssp(in.g, source).distance, r.distances);
+        } else {
+            rules = graph::validate_bfs(in.g, source, r.levels);
+            cmp = graph::compare_levels(graph::reference_bfs(in.g, source).level, r.levels);
+        }
+        validated = rules.ok() && cmp.ok();
+        validation = rules.ok() ? (cmp.ok() ? "Graph500 rules and the sequential reference agree"
+                                            : "differs from the sequential reference:\n" + cmp.summary())
+                                : "Graph500 rules violated:\n" + rules.summary();
+    }
+
+    if (!o.output.empty()) {
+        std::ofstream out(o.output);
+        if (!out) {
+            fmt::print(stderr, "canopy graph: cannot write {}\n", o.output);
+            return 1;
+        }
+        std::string buf;
+        for (graph::vertex_id v = 0; v < n; ++v) {
+            if (sssp) {
+                buf += r.distances[v] == graph::infinite_distance ? fmt::format("{} inf\n", v)
+                                                                  : fmt::format("{} {}\n", v, r.distances[v]);
+            } else {
+                buf += r.levels[v] == graph::unreached_level ? fmt::format("{} -1\n", v)
+                                                             : fmt::format("{} {}\n", v, r.levels[v]);
+            }
+            if (buf.size() > (1u << 20)) {
+                out << buf;
+                buf.clear();
+            }
+        }
+        out << buf;
+        if (!out) {
+            fmt::print(stderr, "canopy graph: error writing {}\n", o.output);
+            return 1;
+        }
+    }
+
+    const std::string policy = rs.strategy == "tasks" ? rs.policy : "";
+    if (o.json) {
+        nlohmann::json j = {{"algorithm", o.algorithm},
+                            {"strategy", rs.strategy},
+                            {"policy", policy.empty() ? nlohmann::json(nullptr) : nlohmann::json(policy)},
+                            {"graph", in.description},
+                            {"source", source},
+                            {"vertices", n},
+                            {"edges", in.g.num_edges()},
+                            {"reached", reached},
+                            {"depth", depth},
+                            {"seconds", r.seconds},
+                            {"teps", teps},
+                            {"iterations", r.iterations},
+                            {"launches", r.launches},
+                            {"barriers", r.barriers},
+                            {"tasks", r.tasks},
+                            {"workgroups", r.workgroups},
+                            {"hash_weights", hashed},
+                            {"backend", backend_name()},
+                            {"device", r.device}};
+        j["validated"] = validated ? nlohmann::json(*validated) : nlohmann::json(nullptr);
+        if (!r.scheduler.empty()) {
+            j["scheduler"] = r.scheduler;
+            j["memory_model"] = r.memory_model;
+        }
+        nlohmann::json s = nlohmann::json::object();
+        for (const auto& [k, v] : r.stats) {
+            s[k] = v;
+        }
+        j["stats"] = s;
+        std::puts(j.dump(2).c_str());
+    } else {
+        fmt::print("graph      {}: {} vertices, {} arcs{}\n", in.description, n, in.g.num_edges(),
+                   hashed ? " (hash weights)" : "");
+        fmt::print("run        {} {} {}on {}{}\n", o.algorithm, rs.strategy,
+                   policy.empty() ? "" : policy + " ", backend_name(),
+                   r.device.empty()
+                       ? std::string()
+                       : fmt::format(" ({}{})", r.device,
+                                     r.scheduler.empty() ? std::string()
+                                                         : fmt::format(", {} scheduler, {} memory",
+                                                                       r.scheduler, r.memory_model)));
+        fmt::print("source     {}\nreached    {}\n{}      {}\n", source, reached, sssp ? "max  " : "depth",
+                   depth);
+        fmt::print("seconds    {:.3f}\nteps       {:.4g}\n", r.seconds, teps);
+        fmt::print("iterations {}\nlaunches   {}\nbarriers   {}\ntasks      {}\n", r.iterations, r.launches,
+                   r.barriers, r.tasks);
+        if (validated) {
+            fmt::print("validated  {}: {}\n", *validated ? "OK" : "FAILED", validation);
+        }
+    }
+    if (validated && !*validated) {
+        fmt::print(stderr, "canopy graph: validation FAILED: {}\n", validation);
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+action add_graph(CLI::App& app) {
+    auto o = std::make_shared<graph_options>();
+    o->emu.scheduler = "parallel"; // graphs of 10^5..10^6 arcs: throughput by default, as canopy uts
+    auto* sub = app.add_subcommand("graph", "BFS and SSSP under three strategies (multi-kernel, persistent, "
+                                            "tasks), validated against Graph500's rules and a reference");
+    sub->add_option("algorithm", o->algorithm, "bfs or sssp")
+        ->required()
+        ->check(CLI::IsMember({"bfs", "sssp"}));
+    sub->add_option("--input", o->input,
+                    "graph file (Matrix Market, DIMACS .gr, METIS .graph, SNAP edge list)");
+    sub->add_option("--format", o->format, "file format, when the extension does not say")
+        ->check(CLI::IsMember({"mtx", "gr", "metis", "snap"}));
+    sub->add_option("--kronecker", o->kronecker, "Graph500 Kronecker graph of 2^SCALE vertices");
+    sub->add_option("--edge-factor", o->edge_factor, "Kronecker edges per vertex")
+        ->default_val(o->edge_factor);
+    sub->add_option("--grid", o->grid, "ROWSxCOLS 4-neighbour grid");
+    sub->add_option("--strategy", o->run.strategy, "multi-kernel, persistent or tasks")
+        ->check(CLI::IsMember({"multi-kernel", "persistent", "tasks"}))
+        ->default_val(o->run.strategy);
+    sub->add_option("--policy", o->run.policy, "runtime scheduling policy (--strategy tasks)")
+        ->check(CLI::IsMember({"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp"}))
+        ->default_val(o->run.policy);
+    sub->add_option("--source", o->source, "source vertex: a 0-based id, random or max-degree")
+        ->default_val(o->source);
+    sub->add_flag("--symmetrize", o->symmetrize, "add the reverse of every arc that has none (file input)");
+    sub->add_flag(
+        "--validate", o->validate,
+        "check by Graph500's validation rules and against the sequential reference (exit 1 if not)");
+    sub->add_option("--output", o->output,
+                    "write 'id value' per vertex (unreached: -1 for bfs, inf for sssp)");
+    sub->add_option("--block-size", o->run.block,
+                    "work-items per work-group (a multiple of the sub-group size)")
+        ->default_val(o->run.block)
+        ->check(CLI::Range(1u, 1024u));
+    sub->add_option("--queue-capacity", o->run.private_capacity,
+                    "tasks: task-fronts each sub-group's private queue holds (0: sized by the graph)")
+        ->default_val(o->run.private_capacity);
+    sub->add_flag("--json", o->json, "print one JSON object");
+    o->emulated = !emulator_presets().empty();
+    if (o->emulated) {
+        std::vector<std::string> presets;
+        for (const auto& p : emulator_presets()) {
+            presets.push_back(p.name);
+        }
+        sub->add_option("--device", o->emu.device, "virtual device preset of the emulator")
+            ->check(CLI::IsMember(presets))
+            ->default_val(o->emu.device);
+        sub->add_option("--subgroup", o->emu.subgroup, "override the preset's sub-group size (32 or 64)")
+            ->check(CLI::IsMember({32u, 64u}));
+        sub->add_option("--scheduler", o->emu.scheduler,
+                        "parallel (several threads; the default here) or deterministic (one thread, seeded)")
+            ->check(CLI::IsMember({"deterministic", "parallel"}))
+            ->default_val(o->emu.scheduler);
+        sub->add_option("--seed", o->emu.seed, "seed of the deterministic scheduler")
+            ->default_val(o->emu.seed);
+        sub->add_option("--threads", o->emu.threads, "OS threads of the parallel scheduler (0: all cores)")
+            ->default_val(o->emu.threads);
+        sub->add_option("--memory-model", o->emu.memory_model,
+                        "coherent, or scoped: the scoped-cache model (deterministic scheduler only)")
+            ->check(CLI::IsMember({"coherent", "scoped"}))
+            ->default_val(o->emu.memory_model);
+        sub->add_flag("--timed", o->emu.timed,
+                      "deterministic scheduler in simulated-time order (use with --memory-model scoped)");
+    }
+    return [o] { return run_graph_command(*o); };
+}
+
+} // namespace canopy::cli

@@ -1,0 +1,76 @@
+// canopy graph: the bridge to the graph strategies (device-compiled; graph_backend.hpp).
+#include "graph_backend.hpp"
+
+#include <string>
+
+#include "backend.hpp"
+#include "canopy/platform/platform.hpp"
+#include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/graph/strategies.hpp"
+
+#if defined(CANOPY_BACKEND_CPU)
+#    include "canopy/emulator/launch.hpp"
+#endif
+
+namespace canopy::cli {
+
+namespace graph = workloads::graph;
+
+namespace {
+template <class R> void copy_counts(graph_device_outcome& o, const R& r) {
+    o.iterations = r.iterations;
+    o.launches = r.launches;
+    o.barriers = r.barriers;
+    o.tasks = r.tasks;
+    o.workgroups = r.workgroups;
+    o.seconds = r.seconds;
+    const runtime::stats& st = r.stats;
+    if (r.tasks != 0) {
+        auto add = [&](const std::string& k, unsigned long long v) { o.stats.emplace_back(k, v); };
+        add("workgroups", st.workgroups);
+        add("subgroups", st.subgroups);
+        for (unsigned l = 0; l < runtime::num_levels; ++l) {
+            add(std::string("tasks_") + runtime::level_name(l), st.tasks[l]);
+        }
+        add("tasks_spawned", st.tasks_spawned);
+        add("partial_fronts", st.partial_fronts);
+        add("donations_to_workgroup", st.donations_to_workgroup);
+        add("donations_to_device", st.donations_to_device);
+        add("steal_requests", st.steal_requests);
+        add("steals_received", st.steals_received);
+    }
+}
+} // namespace
+
+graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_t source,
+                                         const graph_run_settings& s) {
+    graph::run_options o;
+    o.how = graph::parse_strategy(s.strategy);
+    o.block = s.block;
+    o.tasks = graph::run_options::default_tasks_config(runtime::parse_policy(s.policy), g.num_vertices());
+    if (s.private_capacity != 0) {
+        o.tasks.private_capacity = s.private_capacity;
+    }
+    const graph::device_graph dg(g);
+    graph_device_outcome out;
+    if (s.algorithm == "bfs") {
+        auto r = graph::run<graph::bfs_problem>(dg.view(), source, o);
+        copy_counts(out, r);
+        out.levels = std::move(r.labels);
+    } else if (s.algorithm == "sssp") {
+        auto r = graph::run<graph::sssp_problem>(dg.view(), source, o);
+        copy_counts(out, r);
+        out.distances.assign(r.labels.begin(), r.labels.end());
+    } else {
+        throw error("canopy graph: unknown algorithm '" + s.algorithm + "' (valid: bfs, sssp)");
+    }
+    out.device = query_device().name;
+#if defined(CANOPY_BACKEND_CPU)
+    const auto& rep = emu::last_report();
+    out.scheduler = emu::to_string(rep.scheduler);
+    out.memory_model = rep.memory_model;
+#endif
+    return out;
+}
+
+} // namespace canopy::cli

@@ -1,0 +1,38 @@
+// canopy graph: the command line's view of the graph algorithms, in plain types (see backend.hpp for
+// why the host-only CLI files include nothing from platform/). graph_backend.cpp is compiled by the
+// device compiler; the graph itself is the host-only csr_graph (csr.hpp includes no platform/ header).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "canopy/workloads/graph/csr.hpp"
+
+namespace canopy::cli {
+
+struct graph_run_settings {
+    std::string algorithm = "bfs";         // bfs | sssp
+    std::string strategy = "multi-kernel"; // multi-kernel | persistent | tasks
+    std::string policy = "hrf-indirect";   // tasks only
+    unsigned block = 64;
+    unsigned private_capacity = 0; // tasks: fronts per sub-group queue (0: sized by the graph)
+};
+
+struct graph_device_outcome {
+    std::vector<std::uint32_t> levels;    // bfs
+    std::vector<std::uint64_t> distances; // sssp
+    unsigned long long iterations = 0, launches = 0, barriers = 0, tasks = 0;
+    unsigned workgroups = 0;
+    double seconds = 0; // the algorithm on the device, from its first launch to the labels read back
+    std::vector<std::pair<std::string, unsigned long long>> stats; // tasks only
+    std::string device, scheduler, memory_model;
+};
+
+/// Runs the algorithm on the configured backend (configure_emulator first on the emulator). Throws
+/// canopy::error (a std::runtime_error) on a runtime failure.
+graph_device_outcome run_graph_algorithm(const workloads::graph::csr_graph& g, std::uint32_t source,
+                                         const graph_run_settings& s);
+
+} // namespace canopy::cli
