@@ -370,6 +370,10 @@ action add_graph(CLI::App& app) {
                     "work-items per work-group (a multiple of the sub-group size)")
         ->default_val(o->run.block)
         ->check(CLI::Range(1u, 1024u));
+    sub->add_option("--delta", o->run.delta,
+                    "tasks: round width in label units (0: one asynchronous round; default: 2 BFS levels, "
+                    "4 SSSP distance units)")
+        ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
     sub->add_option("--queue-capacity", o->run.private_capacity,
                     "tasks: task-fronts each sub-group's private queue holds (0: sized by the graph)")
         ->default_val(o->run.private_capacity);

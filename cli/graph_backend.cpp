@@ -48,6 +48,9 @@ graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_
     o.how = graph::parse_strategy(s.strategy);
     o.block = s.block;
     o.tasks = graph::run_options::default_tasks_config(runtime::parse_policy(s.policy), g.num_vertices());
+    if (s.delta >= 0) {
+        o.tasks_delta = static_cast<std::uint64_t>(s.delta);
+    }
     if (s.private_capacity != 0) {
         o.tasks.private_capacity = s.private_capacity;
     }

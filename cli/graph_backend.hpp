@@ -18,6 +18,7 @@ struct graph_run_settings {
     std::string policy = "hrf-indirect";   // tasks only
     unsigned block = 64;
     unsigned private_capacity = 0; // tasks: fronts per sub-group queue (0: sized by the graph)
+    std::int64_t delta = -1;       // tasks: round width (-1: the problem's default; 0: one round)
 };
 
 struct graph_device_outcome {

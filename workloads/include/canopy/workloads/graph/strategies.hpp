@@ -84,9 +84,11 @@ inline strategy parse_strategy(const std::string& s) {
 /// vertex of them in one task.
 inline constexpr unsigned fan_out = 16;
 
-/// The tasks strategy's default round width: 4 BFS levels; 1024 distance units for SSSP (4 arcs of
-/// the heaviest generated weight, 255).
-template <class P> constexpr std::uint64_t default_delta() { return P::improves_once_per_phase ? 4 : 1024; }
+/// The tasks strategy's default round width, measured on the emulator (parallel scheduler, tiny;
+/// seconds for mdual.graph / Kronecker SCALE 16 from its hub): BFS 1: 1.3 / 0.7, 2: 1.4 / 1.2, 4: 2.0 /
+/// 2.6; SSSP 4: 5.3 / 1.1, 32: 5.1 / 16, one round: >300 s on mdual's BFS. Narrow rounds win there
+/// because a re-lowered hub re-runs its whole adjacency; on a GPU a launch costs more (to re-measure).
+template <class P> constexpr std::uint64_t default_delta() { return P::improves_once_per_phase ? 2 : 4; }
 
 /// run_options::tasks_delta: the problem's default_delta().
 inline constexpr std::uint64_t problem_default_delta = ~std::uint64_t{0};
@@ -269,7 +271,8 @@ template <class P, scope S> struct task_args {
     unsigned* stamps;
     vertex_id* deferred;
     unsigned* deferred_count;
-    const vertex_id* seeds; // this round's seeds: the previous round's deferred vertices
+    typename P::label* deferred_min; // the least deferred label: the next round's cap is it + delta - 1
+    const vertex_id* seeds;          // this round's seeds: the previous round's deferred vertices
 };
 
 struct seeds_payload {
@@ -304,6 +307,7 @@ CANOPY_DEVICE void relax_range(Ctx& ctx, const task_args<P, S>& a, vertex_id v, 
                 // plain store read by the next round's launch (the kernel boundary orders them).
                 if (atomic_ref<unsigned, scope::device>(a.stamps[w])
                         .exchange(a.round + 1, std::memory_order_relaxed) != a.round + 1) {
+                    atomic_ref<L, scope::device>(*a.deferred_min).fetch_min(nl, std::memory_order_relaxed);
                     const unsigned slot = atomic_ref<unsigned, scope::device>(*a.deferred_count)
                                               .fetch_add(1u, std::memory_order_relaxed);
                     st(&a.deferred[slot], w);
@@ -478,6 +482,7 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
     device_buffer<vertex_id> d0(g.num_vertices), d1(g.num_vertices);
     device_buffer<unsigned> counts(2);
     counts.fill_zero();
+    device_buffer<L> mins(std::vector<L>{P::unreached, P::unreached});
     runtime::config c = o.tasks;
     c.block = o.block;
     const std::uint64_t dl = o.tasks_delta == problem_default_delta ? default_delta<P>() : o.tasks_delta;
@@ -488,7 +493,9 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
         vertex_id* in = (round & 1) != 0 ? d0.data() : d1.data(); // the previous round's deferred list
         vertex_id* out = (round & 1) != 0 ? d1.data() : d0.data();
         unsigned* out_count = counts.data() + (round & 1);
-        const task_args<P, S> a{g, labels.data(), pending.data(), cap, round, stamps.data(), out, out_count,
+        const task_args<P, S> a{g,   labels.data(), pending.data(),
+                                cap, round,         stamps.data(),
+                                out, out_count,     mins.data() + (round & 1),
                                 in};
         runtime::task_set<vertex_task<P, S>, range_task<P, S>, seeds_task<P, S>> ts{
             vertex_task<P, S>{a}, range_task<P, S>{a}, seeds_task<P, S>{a}};
@@ -508,7 +515,15 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
         }
         const unsigned zero = 0;
         counts.upload_at((round + 1) & 1, &zero, 1);
-        cap = cap > static_cast<L>(P::unreached - 1) - delta ? static_cast<L>(P::unreached - 1) : cap + delta;
+        // Delta-stepping's next bucket: from the least deferred label (a label deferred at that value,
+        // perhaps lowered since: only a heuristic, every deferred vertex runs next round whatever its
+        // label), delta wide.
+        L least = P::unreached;
+        mins.download_at(round & 1, &least, 1);
+        const L reset = P::unreached;
+        mins.upload_at((round + 1) & 1, &reset, 1);
+        cap = least > static_cast<L>(P::unreached - 1) - delta ? static_cast<L>(P::unreached - 1)
+                                                               : least + delta - 1;
     }
     r.labels = labels.to_vector();
     r.seconds = since(t0);
