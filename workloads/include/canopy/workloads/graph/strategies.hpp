@@ -85,8 +85,8 @@ inline strategy parse_strategy(const std::string& s) {
 inline constexpr unsigned fan_out = 16;
 
 /// The tasks strategy's default round width, measured on the emulator (parallel scheduler, tiny;
-/// seconds for mdual.graph / Kronecker SCALE 16 from its hub): BFS 1: 1.3 / 0.7, 2: 1.4 / 1.2, 4: 2.0 /
-/// 2.6; SSSP 4: 5.3 / 1.1, 32: 5.1 / 16, one round: >300 s on mdual's BFS. Narrow rounds win there
+/// seconds for mdual.graph / Kronecker SCALE 16 from its hub; docs/graph.md): BFS 1: 1.3 / 0.7, 2:
+/// 1.4 / 1.2; SSSP 4: 5.3 / 1.1, 32: 5.1 / 16; one round: >300 s on mdual's BFS. Narrow rounds win there
 /// because a re-lowered hub re-runs its whole adjacency; on a GPU a launch costs more (to re-measure).
 template <class P> constexpr std::uint64_t default_delta() { return P::improves_once_per_phase ? 2 : 4; }
 
