@@ -20,8 +20,22 @@ inline void* device_alloc(std::size_t bytes) {
     return p;
 }
 inline void device_free(void* p) noexcept { std::free(p); }
-inline void copy_to_device(void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
-inline void copy_to_host(void* dst, const void* src, std::size_t bytes) { std::memcpy(dst, src, bytes); }
-inline void fill_bytes(void* dst, int byte, std::size_t bytes) { std::memset(dst, byte, bytes); }
+// A zero-length copy or fill is a no-op, as on the GPU APIs: an empty device_buffer holds a null pointer,
+// and memcpy/memset with a null pointer is undefined even for 0 bytes (UBSan reports it).
+inline void copy_to_device(void* dst, const void* src, std::size_t bytes) {
+    if (bytes != 0) {
+        std::memcpy(dst, src, bytes);
+    }
+}
+inline void copy_to_host(void* dst, const void* src, std::size_t bytes) {
+    if (bytes != 0) {
+        std::memcpy(dst, src, bytes);
+    }
+}
+inline void fill_bytes(void* dst, int byte, std::size_t bytes) {
+    if (bytes != 0) {
+        std::memset(dst, byte, bytes);
+    }
+}
 
 } // namespace canopy::detail
