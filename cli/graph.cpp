@@ -24,6 +24,7 @@
 #include "canopy/workloads/graph/weights.hpp"
 #include "commands.hpp"
 #include "graph_backend.hpp"
+#include "heartbeat.hpp"
 
 namespace canopy::cli {
 
@@ -39,39 +40,6 @@ struct graph_options {
     graph_run_settings run;
     emulator_settings emu;
     bool emulated = false;
-};
-
-/// A stderr line every few seconds while a long run is in flight (the strategies give no counts mid-run).
-class heartbeat {
-  public:
-    explicit heartbeat(std::string what) : what_(std::move(what)), t0_(std::chrono::steady_clock::now()) {
-        th_ = std::thread([this] {
-            std::unique_lock<std::mutex> lk(mu_);
-            while (!cv_.wait_for(lk, std::chrono::seconds(2), [this] { return done_; })) {
-                const double s =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-                fmt::print(stderr, "canopy graph: {} ... {:.0f} s\n", what_, s);
-            }
-        });
-    }
-    ~heartbeat() {
-        {
-            std::lock_guard<std::mutex> lk(mu_);
-            done_ = true;
-        }
-        cv_.notify_one();
-        th_.join();
-    }
-    heartbeat(const heartbeat&) = delete;
-    heartbeat& operator=(const heartbeat&) = delete;
-
-  private:
-    std::string what_;
-    std::chrono::steady_clock::time_point t0_;
-    std::mutex mu_;
-    std::condition_variable cv_;
-    bool done_ = false;
-    std::thread th_;
 };
 
 struct usage_error {
@@ -209,8 +177,10 @@ int run_graph_command(const graph_options& o) {
     rs.algorithm = o.algorithm;
     graph_device_outcome r;
     {
-        heartbeat hb(fmt::format("{} on {} ({}{})", o.algorithm, in.description, rs.strategy,
-                                 rs.strategy == "tasks" ? ", " + rs.policy : std::string()));
+        heartbeat hb("canopy graph",
+                     fmt::format("{} on {} ({}{})", o.algorithm, in.description, rs.strategy,
+                                 rs.strategy == "tasks" ? ", " + rs.policy : std::string()),
+                     std::chrono::seconds(2));
         r = run_graph_algorithm(in.g, source, rs);
     }
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "heartbeat.hpp"
 #include "uts_backend.hpp"
 
 namespace canopy::cli {
@@ -29,39 +30,6 @@ struct uts_options {
     bool reference = false, check = false, json = false, list = false;
     emulator_settings emu;
     bool emulated = false;
-};
-
-/// A stderr line every second while a long run is in flight (the runtime gives no counts mid-run).
-class heartbeat {
-  public:
-    explicit heartbeat(std::string what) : what_(std::move(what)), t0_(std::chrono::steady_clock::now()) {
-        th_ = std::thread([this] {
-            std::unique_lock<std::mutex> lk(mu_);
-            while (!cv_.wait_for(lk, std::chrono::seconds(1), [this] { return done_; })) {
-                const double s =
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
-                fmt::print(stderr, "canopy uts: {} ... {:.0f} s\n", what_, s);
-            }
-        });
-    }
-    ~heartbeat() {
-        {
-            std::lock_guard<std::mutex> lk(mu_);
-            done_ = true;
-        }
-        cv_.notify_one();
-        th_.join();
-    }
-    heartbeat(const heartbeat&) = delete;
-    heartbeat& operator=(const heartbeat&) = delete;
-
-  private:
-    std::string what_;
-    std::chrono::steady_clock::time_point t0_;
-    std::mutex mu_;
-    std::condition_variable cv_;
-    bool done_ = false;
-    std::thread th_;
 };
 
 double rate(const uts_outcome& o) { return o.seconds > 0 ? static_cast<double>(o.nodes) / o.seconds : 0.0; }
@@ -172,7 +140,8 @@ int run_uts_command(const uts_options& o) {
         });
     }
     if (want_run) {
-        heartbeat hb(fmt::format("{} on the runtime ({})", t.name, o.policy));
+        heartbeat hb("canopy uts", fmt::format("{} on the runtime ({})", t.name, o.policy),
+                     std::chrono::seconds(1));
         uts_runtime_settings s;
         s.policy = o.policy;
         s.block = o.block;

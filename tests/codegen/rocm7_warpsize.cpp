@@ -39,27 +39,6 @@ extern "C" CANOPY_KERNEL void cg_rocm7_collectives(unsigned* out, std::uint64_t*
     out[t] = v + canopy::subgroup_size();
 }
 
-namespace {
-struct fib_args {
-    unsigned n;
-};
-struct fib {
-    using payload = fib_args;
-    unsigned* leaves;
-    template <class Ctx> CANOPY_DEVICE void operator()(const fib_args& p, Ctx& ctx) const {
-        if (p.n < 2) {
-            canopy::atomic_ref<unsigned, canopy::scope::device>(*leaves).fetch_add(1,
-                                                                                   std::memory_order_relaxed);
-            return;
-        }
-        ctx.template spawn<fib>({p.n - 1});
-        ctx.template spawn<fib>({p.n - 2});
-    }
-};
-} // namespace
-
-void canopy_rocm7_runtime(unsigned* leaves) {
-    canopy::runtime::task_set<fib> ts{fib{leaves}};
-    ts.seed<fib>({20});
-    (void)ts.run({.policy = canopy::runtime::policy::hrf_indirect});
-}
+// The task runtime, instantiated for every GPU policy exactly as the compile-only check does, but here
+// under the non-constant warpSize above.
+#include "compile_runtime.cpp"
