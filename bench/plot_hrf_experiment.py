@@ -1,165 +1,154 @@
 #!/usr/bin/env python3
-"""Plots canopy_bench_uts_hrf's JSON as a PNG: grouped bars of each policy's speedup over hrf-direct
-(cycles_max_cu(hrf-direct) / cycles_max_cu(policy)) per tree.
+"""Plots canopy_bench_uts_hrf's JSON (DIR/hrf_experiment.json, from `canopy_bench_uts_hrf --out DIR`) as a
+PNG: for each tree, grouped bars of each policy's mean speedup over hrf-direct, where a run's speedup is
+cycles_makespan(hrf-direct) / cycles_makespan(policy) for the same seed (the JSON's speedup_mean), with
+min-max whiskers over seeds (speedup_min, speedup_max) where they differ.
 
-Standard library only (no matplotlib): the bars, axes, grid lines and a built-in 5x7 bitmap font are drawn
-into an RGB pixel buffer, which is written as a PNG with zlib + struct.
+Draws with matplotlib (Debian: python3-matplotlib, which tools/deps.sh installs) on the Agg backend, so
+it runs headless. Exit status: 0 written; 1 a missing or malformed JSON file, an unwritable PNG or no
+matplotlib; 2 bad usage.
 
-usage: plot_hrf_experiment.py [hrf_experiment.json] [hrf_experiment.png]
-       (defaults: hrf_experiment.json in the current directory; the PNG next to the JSON)
+usage: plot_hrf_experiment.py [-h] [json] [png]
+       (defaults: hrf_experiment.json in the current directory; hrf_experiment.png next to the JSON)
 """
+import argparse
 import json
 import math
 import os
-import struct
 import sys
-import zlib
 
-# 5x7 glyphs, one string of 7 rows x 5 columns per character ('#' = ink). Lower case prints as upper.
-FONT = {
-    "0": ".###.#...##..###.#.###..##...#.###.", "1": "..#...##....#....#....#....#...###.",
-    "2": ".###.#...#....#...#...#...#...#####", "3": "####.....#...#...##.....##...#.###.",
-    "4": "...#...##..#.#.#..#.#####...#....#.", "5": "######....####.....#....##...#.###.",
-    "6": "..##..#...#....####.#...##...#.###.", "7": "#####....#...#...#...#....#....#...",
-    "8": ".###.#...##...#.###.#...##...#.###.", "9": ".###.#...##...#.####....#...#..##..",
-    "A": ".###.#...##...#######...##...##...#", "B": "####.#...##...#####.#...##...#####.",
-    "C": ".###.#...##....#....#....#...#.###.", "D": "####.#...##...##...##...##...#####.",
-    "E": "######....#....####.#....#....#####", "F": "######....#....####.#....#....#....",
-    "G": ".###.#...##....#.####...##...#.####", "H": "#...##...##...#######...##...##...#",
-    "I": ".###...#....#....#....#....#...###.", "J": "..###...#....#....#....#.#..#..##..",
-    "K": "#...##..#.#.#..##...#.#..#..#.#...#", "L": "#....#....#....#....#....#....#####",
-    "M": "#...###.###.#.##...##...##...##...#", "N": "#...##...###..##.#.##..###...##...#",
-    "O": ".###.#...##...##...##...##...#.###.", "P": "####.#...##...#####.#....#....#....",
-    "Q": ".###.#...##...##...##.#.##..#..##.#", "R": "####.#...##...#####.#.#..#..#.#...#",
-    "S": ".#####....#.....###.....#....#####.", "T": "#####..#....#....#....#....#....#..",
-    "U": "#...##...##...##...##...##...#.###.", "V": "#...##...##...##...##...#.#.#...#..",
-    "W": "#...##...##...##.#.##.#.##.#.#.#.#.", "X": "#...##...#.#.#...#...#.#.#...##...#",
-    "Y": "#...##...#.#.#...#....#....#....#..", "Z": "#####....#...#...#...#...#....#####",
-    ".": "..........................##...##..", "-": "...............#####...............",
-    "/": "....#....#...#...#...#...#....#....", "(": "...#...#...#....#....#.....#.....#.",
-    ")": ".#.....#.....#....#....#...#...#...", ":": "......##...##........##...##.......",
-    "=": "..........#####.....#####..........", ",": ".....................##...#...#....",
-    "%": "##...##..#...#...#...#...#..##...##", " ": "." * 35,
-}
-
-POLICY_COLORS = [(90, 90, 90), (31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189)]
+PROG = "plot_hrf_experiment.py"
+NUMBER = (int, float)
+COLORS = ["0.55", "tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]  # hrf-direct first: grey
 
 
-class Canvas:
-    def __init__(self, w, h, bg=(255, 255, 255)):
-        self.w, self.h = w, h
-        self.px = bytearray(bytes(bg) * (w * h))
-
-    def rect(self, x0, y0, x1, y1, c):
-        x0, x1 = max(0, min(x0, x1)), min(self.w, max(x0, x1))
-        y0, y1 = max(0, min(y0, y1)), min(self.h, max(y0, y1))
-        row = bytes(c) * (x1 - x0)
-        for y in range(y0, y1):
-            i = (y * self.w + x0) * 3
-            self.px[i:i + len(row)] = row
-
-    def text(self, x, y, s, c=(0, 0, 0), scale=2):
-        """Draws s with its top-left corner at (x, y); returns the width drawn."""
-        for k, ch in enumerate(s.upper()):
-            g = FONT.get(ch, FONT[" "])
-            for r in range(7):
-                for col in range(5):
-                    if g[r * 5 + col] == "#":
-                        gx = x + (k * 6 + col) * scale
-                        self.rect(gx, y + r * scale, gx + scale, y + (r + 1) * scale, c)
-        return text_width(s, scale)
-
-    def png(self, path):
-        raw = b"".join(b"\x00" + bytes(self.px[y * self.w * 3:(y + 1) * self.w * 3]) for y in range(self.h))
-
-        def chunk(tag, data):
-            return struct.pack(">I", len(data)) + tag + data + struct.pack(">I", zlib.crc32(tag + data) & 0xFFFFFFFF)
-
-        with open(path, "wb") as f:
-            f.write(b"\x89PNG\r\n\x1a\n")
-            f.write(chunk(b"IHDR", struct.pack(">IIBBBBB", self.w, self.h, 8, 2, 0, 0, 0)))
-            f.write(chunk(b"IDAT", zlib.compress(raw, 9)))
-            f.write(chunk(b"IEND", b""))
+class InputError(Exception):
+    """The JSON file cannot be plotted; the message says why."""
 
 
-def text_width(s, scale=2):
-    return (len(s) * 6 - 1) * scale if s else 0
+def need(obj, key, kind, where):
+    """obj[key] if obj is an object whose key holds a value of kind (str, list or NUMBER)."""
+    value = obj.get(key) if isinstance(obj, dict) else None
+    if isinstance(value, bool) or not isinstance(value, kind) or (kind is NUMBER and not math.isfinite(value)):
+        what = {str: "a string", list: "a list", NUMBER: "a finite number"}[kind]
+        raise InputError(f"{where}: '{key}' is missing or not {what}")
+    return value
+
+
+def load(path):
+    """Returns (data, policies, trees, stats), stats[(tree, policy)] = (mean, min, max) speedup."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        raise InputError(f"cannot read it: {e.strerror}") from None
+    except ValueError as e:  # json.JSONDecodeError, UnicodeDecodeError
+        raise InputError(f"not valid JSON: {e}") from None
+    policies = need(data, "policies", list, "top level")
+    trees = need(data, "trees", list, "top level")
+    if not policies or not trees or not all(isinstance(p, str) for p in policies):
+        raise InputError("top level: 'policies' must be a non-empty list of names and 'trees' non-empty")
+    stats = {}
+    for i, tree in enumerate(trees):
+        where = f"trees[{i}]"
+        name = need(tree, "name", str, where)
+        need(tree, "nodes", NUMBER, where)
+        for j, entry in enumerate(need(tree, "policies", list, where)):
+            at = f"{where}.policies[{j}]"
+            stats[name, need(entry, "policy", str, at)] = tuple(
+                need(entry, key, NUMBER, at) for key in ("speedup_mean", "speedup_min", "speedup_max"))
+        missing = [p for p in policies if (name, p) not in stats]
+        if missing:
+            raise InputError(f"{where} ({name}): no results for policy {', '.join(missing)}")
+    return data, policies, trees, stats
+
+
+def subtitle(data):
+    """One line on the setup, from whichever of the bench's descriptive fields are present."""
+    fields = (("device", "device {}"), ("memory_model", "memory model: {}"), ("block_size", "work-groups of {}"),
+              ("compute_cycles_per_sha1", "{} cycles per SHA-1"))
+    parts = [fmt.format(f"{data[key]:,}" if type(data[key]) is int else data[key])
+             for key, fmt in fields if key in data]
+    seeds, first = data.get("seeds"), data.get("first_seed", 1)
+    if isinstance(seeds, int) and isinstance(first, int):
+        parts.append(f"seed {first}" if seeds == 1 else f"seeds {first}–{first + seeds - 1}")
+    return ", ".join(parts + (["--quick run"] if data.get("quick") else []))
+
+
+def footnote(data, whiskers):
+    """What the makespan, bars and whiskers are, and the bench's Pearson correlations (where present)."""
+    r = [data.get(key) for key in ("pearson_indirect_speedup_vs_donations",
+                                   "pearson_indirect_speedup_vs_donations_all_runs")]
+    r = [f"{value:.2f}" if isinstance(value, NUMBER) else "n/a" for value in r]
+    return ("Makespan: simulated cycles of the launch, same seed for both. Bars: mean over seeds"
+            f"{'; whiskers: min–max' if whiskers else ''}.\n"
+            f"Pearson r(hrf-indirect speedup, donations): {r[0]} across trees, {r[1]} across (tree, seed) runs.")
+
+
+def plot(plt, data, policies, trees, stats, dst):
+    # Wide enough for each bar's value label and each tree's tick label: 0.4 in a bar, 1.3 in a tree at least.
+    fig, ax = plt.subplots(figsize=(max(10, 3.5 + len(trees) * max(1.3, 0.4 * len(policies))), 5.6))
+    xs = range(len(trees))
+    width = 0.8 / len(policies)
+    spread_shown = False
+    for j, policy in enumerate(policies):
+        x = [i - 0.4 + (j + 0.5) * width for i in xs]
+        mean, lo, hi = zip(*(stats[tree["name"], policy] for tree in trees))
+        ax.bar(x, mean, width * 0.92, color=COLORS[j % len(COLORS)], label=policy, zorder=2)
+        spread = [i for i in xs if hi[i] > lo[i]]
+        if spread:
+            spread_shown = True
+            ax.errorbar([x[i] for i in spread], [mean[i] for i in spread], fmt="none", ecolor="black",
+                        elinewidth=1, capsize=3, zorder=3,
+                        yerr=[[mean[i] - lo[i] for i in spread], [hi[i] - mean[i] for i in spread]])
+        for i in xs:
+            ax.annotate(f"{mean[i]:.2f}", (x[i], max(mean[i], hi[i])), xytext=(0, 2), textcoords="offset points",
+                        ha="center", va="bottom", fontsize=8)
+    ax.axhline(1.0, color="0.2", linestyle="--", linewidth=1, zorder=2.5, label="1.0 = as fast as hrf-direct")
+    top = max(max(s[0], s[2]) for s in stats.values())
+    ax.set_ylim(0, max(1.25, top * 1.12))
+    ax.set_xticks(list(xs), [f"{t['name']}\n{int(t['nodes']):,} nodes" for t in trees])
+    ax.set_xlabel("UTS tree (scaled from the HRF paper's trees)")
+    ax.set_ylabel("speedup over hrf-direct (×; higher is faster)\nmakespan(hrf-direct) / makespan(policy)")
+    ax.yaxis.grid(True, color="0.88", zorder=0)
+    ax.spines[["top", "right"]].set_visible(False)
+    ax.legend(title="policy", loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    fig.suptitle("UTS under each task policy: speedup over hrf-direct", fontweight="bold")
+    ax.set_title(subtitle(data), fontsize=9, color="0.3")
+    fig.text(0.01, 0.01, footnote(data, spread_shown), fontsize=8, color="0.3")
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    fig.savefig(dst, dpi=150, format="png")
 
 
 def main():
-    src = sys.argv[1] if len(sys.argv) > 1 else "hrf_experiment.json"
-    dst = sys.argv[2] if len(sys.argv) > 2 else os.path.join(os.path.dirname(os.path.abspath(src)), "hrf_experiment.png")
-    with open(src) as f:
-        data = json.load(f)
-    policies = data["policies"]
-    trees = data["trees"]
-    speed = {(t["name"], p["policy"]): p["speedup_mean"] for t in trees for p in t["policies"]}
-    spread = {(t["name"], p["policy"]): (p["speedup_min"], p["speedup_max"]) for t in trees for p in t["policies"]}
-    ymax_data = max(hi for _, hi in spread.values()) if spread else 1.0
-    step = 0.25 if ymax_data <= 2.0 else 0.5
-    ymax = max(1.25, math.ceil(ymax_data / step + 0.4) * step)
-
-    W, H = 960, 560
-    left, right, top, bottom = 90, 30, 70, 110
-    pw, ph = W - left - right, H - top - bottom
-    cv = Canvas(W, H)
-
-    def ypix(v):
-        return top + ph - int(round(v / ymax * ph))
-
-    # Title and y-axis label.
-    title = "UTS ON HRF8 (SCM, TIMED): SPEEDUP OVER HRF-DIRECT (MAKESPAN)"
-    cv.text((W - text_width(title, 2)) // 2, 20, title, scale=2)
-    # Horizontal grid lines with tick labels.
-    v = 0.0
-    while v <= ymax + 1e-9:
-        y = ypix(v)
-        cv.rect(left, y, left + pw, y + 1, (225, 225, 225))
-        lab = "%.2f" % v
-        cv.text(left - 10 - text_width(lab, 2), y - 7, lab, scale=2)
-        v += step
-    # The 1.0 line (hrf-direct), darker.
-    y1 = ypix(1.0)
-    cv.rect(left, y1, left + pw, y1 + 2, (120, 120, 120))
-    # Bars.
-    groups = len(trees)
-    gw = pw / max(1, groups)
-    bw = int(gw * 0.8 / max(1, len(policies)))
-    for gi, t in enumerate(trees):
-        gx = left + int(gi * gw + gw * 0.1)
-        for pi, p in enumerate(policies):
-            s = speed.get((t["name"], p), 0.0)
-            x0 = gx + pi * bw
-            cv.rect(x0 + 2, ypix(s), x0 + bw - 2, ypix(0), POLICY_COLORS[pi % len(POLICY_COLORS)])
-            lo, hi = spread.get((t["name"], p), (s, s))
-            if hi > lo:  # the spread over seeds: a whisker from min to max
-                xm = x0 + bw // 2
-                cv.rect(xm - 1, ypix(hi), xm + 1, ypix(lo) + 1, (0, 0, 0))
-                cv.rect(xm - 4, ypix(hi), xm + 5, ypix(hi) + 1, (0, 0, 0))
-                cv.rect(xm - 4, ypix(lo), xm + 5, ypix(lo) + 1, (0, 0, 0))
-            lab = "%.2f" % s
-            sc = 1 if text_width(lab, 2) > bw - 2 else 2
-            cv.text(x0 + (bw - text_width(lab, sc)) // 2, min(ypix(s), ypix(hi)) - 8 * sc - 2, lab, scale=sc)
-        name = "%s (%s NODES)" % (t["name"], "{:,}".format(t["nodes"]))
-        sc = 2 if text_width(name, 2) < gw - 4 else 1
-        cv.text(int(left + gi * gw + (gw - text_width(name, sc)) / 2), top + ph + 10, name, scale=sc)
-    # Axes.
-    cv.rect(left, top, left + 2, top + ph + 1, (0, 0, 0))
-    cv.rect(left, top + ph, left + pw, top + ph + 2, (0, 0, 0))
-    # Legend (below the plot).
-    lx, ly = left, H - 50
-    for pi, p in enumerate(policies):
-        cv.rect(lx, ly, lx + 18, ly + 14, POLICY_COLORS[pi % len(POLICY_COLORS)])
-        lx += 26 + cv.text(lx + 26, ly, p, scale=2) + 30
-    corr = data.get("pearson_indirect_speedup_vs_donations")
-    corr_all = data.get("pearson_indirect_speedup_vs_donations_all_runs")
-    note = ("PEARSON(HRF-INDIRECT SPEEDUP, DONATIONS) = " + ("%.2f" % corr if corr is not None else "N/A")
-            + " ACROSS TREES, " + ("%.2f" % corr_all if corr_all is not None else "N/A") + " ACROSS RUNS;"
-            + " WHISKERS: MIN-MAX OVER SEEDS")
-    cv.text(left, H - 24, note, scale=1)
-    cv.png(dst)
+    parser = argparse.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("json", nargs="?", default="hrf_experiment.json",
+                        help="canopy_bench_uts_hrf's output (default: %(default)s)")
+    parser.add_argument("png", nargs="?", help="the image to write (default: hrf_experiment.png next to the JSON)")
+    args = parser.parse_args()
+    dst = args.png or os.path.join(os.path.dirname(os.path.abspath(args.json)), "hrf_experiment.png")
+    try:
+        data, policies, trees, stats = load(args.json)
+    except InputError as e:
+        print(f"{PROG}: error: {args.json}: {e}", file=sys.stderr)
+        return 1
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print(f"{PROG}: needs matplotlib: apt-get install python3-matplotlib (tools/deps.sh installs it)",
+              file=sys.stderr)
+        return 1
+    try:
+        plot(plt, data, policies, trees, stats, dst)
+    except OSError as e:
+        print(f"{PROG}: error: cannot write {dst}: {e.strerror or e}", file=sys.stderr)
+        return 1
     print("wrote", dst)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
