@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "canopy/version.hpp"
 #include "commands.hpp"
 
 int main(int argc, char** argv) {
@@ -14,7 +15,8 @@ int main(int argc, char** argv) {
     CLI::App app{"canopy — a GPU task runtime with hierarchical work queues (backend: " + backend + ")",
                  "canopy"};
     app.require_subcommand(1);
-    app.set_version_flag("--version", "canopy 0.1.0 (" + backend + " backend)");
+    app.set_version_flag("--version",
+                         std::string("canopy ") + CANOPY_VERSION_STRING + " (" + backend + " backend)");
     app.footer("Run 'canopy <command> --help' for a command's options.");
     const std::vector<std::pair<const char*, canopy::cli::action>> actions = {
         {"info", canopy::cli::add_info(app)},
