@@ -22,11 +22,24 @@ action add_graph(CLI::App& app);
 action add_litmus(CLI::App& app); // emulator only: the scoped-cache model runs the tests
 #endif
 
-/// The emulator's flags (--device, --subgroup, --scheduler, --seed, --threads) for subcommands that
-/// run or describe the emulator; apply() installs them. GPU backends have none of them.
+struct emulator_flag_set {
+    bool runs_kernels =
+        true;           // --scheduler, --seed, --threads, --memory-model, --scheme (else: the device only)
+    bool timed = false; // --timed
+};
+
+/// Registers the emulator's flags on `sub` (nothing on GPU backends), writing into `s`, whose values are
+/// the defaults --help shows. After parsing, --memory-model scoped, --timed and --seed choose the
+/// deterministic scheduler; with an explicit --scheduler parallel they are a usage error (exit 2).
+void add_emulator_flags(CLI::App& sub, emulator_settings& s, emulator_flag_set what);
+
+/// The emulator's flags with their own settings, for subcommands that keep nothing else about them;
+/// apply() installs them. GPU backends have none of them.
 class emulator_flags {
   public:
-    void add_to(CLI::App& sub, bool runs_kernels);
+    void add_to(CLI::App& sub, bool runs_kernels) {
+        add_emulator_flags(sub, settings_, {.runs_kernels = runs_kernels});
+    }
     void apply() const { configure_emulator(settings_); }
 
   private:

@@ -5,7 +5,39 @@
 
 namespace canopy::cli {
 
-void emulator_flags::add_to(CLI::App& sub, bool runs_kernels) {
+namespace {
+
+// What the flags given on the command line imply for the scheduler. The scoped-cache model, --timed
+// and a --seed exist only under the deterministic scheduler, so asking for one of them chooses it;
+// only an explicit --scheduler parallel alongside is a contradiction, reported as a usage error (exit
+// 2) that names both flags.
+void resolve_scheduler(emulator_settings& s, const CLI::Option* scheduler, const CLI::Option* seed,
+                       const CLI::Option* memory_model, const CLI::Option* timed) {
+    std::vector<std::string> needs; // the given flags that need the deterministic scheduler
+    if (memory_model != nullptr && memory_model->count() > 0 && s.memory_model == "scoped") {
+        needs.emplace_back("--memory-model scoped");
+    }
+    if (timed != nullptr && timed->count() > 0 && s.timed) {
+        needs.emplace_back("--timed");
+    }
+    if (seed != nullptr && seed->count() > 0) {
+        needs.emplace_back("--seed");
+    }
+    if (needs.empty()) {
+        return;
+    }
+    if (scheduler->count() > 0 && s.scheduler != "deterministic") {
+        throw CLI::ValidationError(needs.front() +
+                                   " runs only under the deterministic scheduler (it implies "
+                                   "it): drop --scheduler " +
+                                   s.scheduler);
+    }
+    s.scheduler = "deterministic";
+}
+
+} // namespace
+
+void add_emulator_flags(CLI::App& sub, emulator_settings& s, emulator_flag_set what) {
     const auto presets = emulator_presets();
     if (presets.empty()) {
         return; // a GPU backend: the device is the GPU
@@ -14,29 +46,45 @@ void emulator_flags::add_to(CLI::App& sub, bool runs_kernels) {
     for (const auto& p : presets) {
         names.push_back(p.name);
     }
-    sub.add_option("--device", settings_.device, "virtual device preset of the emulator (see 'canopy info')")
+    sub.add_option("--device", s.device, "virtual device preset of the emulator (see 'canopy info')")
         ->check(CLI::IsMember(names))
-        ->default_val(settings_.device);
-    sub.add_option("--subgroup", settings_.subgroup, "override the preset's sub-group size (32 or 64)")
+        ->default_val(s.device);
+    sub.add_option("--subgroup", s.subgroup, "override the preset's sub-group size (32 or 64)")
         ->check(CLI::IsMember({32u, 64u}));
-    if (runs_kernels) {
-        sub.add_option("--scheduler", settings_.scheduler,
-                       "deterministic (one thread, seeded, replayable) or parallel (several threads)")
-            ->check(CLI::IsMember({"deterministic", "parallel"}))
-            ->default_val(settings_.scheduler);
-        sub.add_option("--seed", settings_.seed, "seed of the deterministic scheduler")
-            ->default_val(settings_.seed);
-        sub.add_option("--threads", settings_.threads, "OS threads of the parallel scheduler (0: all cores)")
-            ->default_val(settings_.threads);
-        sub.add_option("--memory-model", settings_.memory_model,
-                       "coherent, or scoped: the scoped-cache model (deterministic scheduler only)")
-            ->check(CLI::IsMember({"coherent", "scoped"}))
-            ->default_val(settings_.memory_model);
-        sub.add_option("--scheme", settings_.scheme,
-                       "scoped model: RSP compilation scheme, proposed (sound) or original (buggy)")
-            ->check(CLI::IsMember({"proposed", "original"}))
-            ->default_val(settings_.scheme);
+    if (!what.runs_kernels) {
+        return;
     }
+    CLI::Option* scheduler =
+        sub.add_option("--scheduler", s.scheduler,
+                       "deterministic (one thread, seeded, replayable) or parallel (several threads, for "
+                       "throughput); --memory-model scoped, --timed and --seed choose deterministic")
+            ->check(CLI::IsMember({"deterministic", "parallel"}))
+            ->default_val(s.scheduler);
+    CLI::Option* seed =
+        sub.add_option("--seed", s.seed, "seed of the deterministic scheduler (replays a run)")
+            ->default_val(s.seed);
+    sub.add_option("--threads", s.threads, "OS threads of the parallel scheduler (0: all cores)")
+        ->default_val(s.threads);
+    CLI::Option* memory_model =
+        sub.add_option(
+               "--memory-model", s.memory_model,
+               "coherent, or scoped: the scoped-cache model of a GPU's non-coherent caches (runs on the "
+               "deterministic scheduler)")
+            ->check(CLI::IsMember({"coherent", "scoped"}))
+            ->default_val(s.memory_model);
+    sub.add_option("--scheme", s.scheme,
+                   "scoped model: RSP compilation scheme, proposed (sound) or original (buggy)")
+        ->check(CLI::IsMember({"proposed", "original"}))
+        ->default_val(s.scheme);
+    CLI::Option* timed = nullptr;
+    if (what.timed) {
+        timed = sub.add_flag("--timed", s.timed,
+                             "deterministic scheduler in simulated-time order; reports cycles_makespan (the "
+                             "modelled duration; use with --memory-model scoped)");
+    }
+    sub.parse_complete_callback([&s, scheduler, seed, memory_model, timed] {
+        resolve_scheduler(s, scheduler, seed, memory_model, timed);
+    });
 }
 
 } // namespace canopy::cli

@@ -134,16 +134,6 @@ graph::vertex_id pick_source(const graph_options& o, const graph::csr_graph& g) 
 }
 
 int run_graph_command(const graph_options& o) {
-    if (o.emulated) {
-        if (o.emu.memory_model == "scoped" && o.emu.scheduler != "deterministic") {
-            fmt::print(stderr, "canopy graph: --memory-model scoped needs --scheduler deterministic\n");
-            return 2;
-        }
-        if (o.emu.timed && o.emu.scheduler != "deterministic") {
-            fmt::print(stderr, "canopy graph: --timed needs --scheduler deterministic\n");
-            return 2;
-        }
-    }
     if (o.run.strategy != "tasks" && o.run.policy != "hrf-indirect") {
         fmt::print(stderr, "canopy graph: --policy applies to --strategy tasks only\n");
         return 2;
@@ -350,29 +340,7 @@ action add_graph(CLI::App& app) {
     sub->add_flag("--json", o->json, "print one JSON object");
     o->emulated = !emulator_presets().empty();
     if (o->emulated) {
-        std::vector<std::string> presets;
-        for (const auto& p : emulator_presets()) {
-            presets.push_back(p.name);
-        }
-        sub->add_option("--device", o->emu.device, "virtual device preset of the emulator")
-            ->check(CLI::IsMember(presets))
-            ->default_val(o->emu.device);
-        sub->add_option("--subgroup", o->emu.subgroup, "override the preset's sub-group size (32 or 64)")
-            ->check(CLI::IsMember({32u, 64u}));
-        sub->add_option("--scheduler", o->emu.scheduler,
-                        "parallel (several threads; the default here) or deterministic (one thread, seeded)")
-            ->check(CLI::IsMember({"deterministic", "parallel"}))
-            ->default_val(o->emu.scheduler);
-        sub->add_option("--seed", o->emu.seed, "seed of the deterministic scheduler")
-            ->default_val(o->emu.seed);
-        sub->add_option("--threads", o->emu.threads, "OS threads of the parallel scheduler (0: all cores)")
-            ->default_val(o->emu.threads);
-        sub->add_option("--memory-model", o->emu.memory_model,
-                        "coherent, or scoped: the scoped-cache model (deterministic scheduler only)")
-            ->check(CLI::IsMember({"coherent", "scoped"}))
-            ->default_val(o->emu.memory_model);
-        sub->add_flag("--timed", o->emu.timed,
-                      "deterministic scheduler in simulated-time order (use with --memory-model scoped)");
+        add_emulator_flags(*sub, o->emu, {.runs_kernels = true, .timed = true});
     }
     return [o] { return run_graph_command(*o); };
 }

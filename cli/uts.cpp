@@ -118,14 +118,6 @@ int run_uts_command(const uts_options& o) {
         return 2;
     }
     if (o.emulated) {
-        if (o.emu.memory_model == "scoped" && o.emu.scheduler != "deterministic") {
-            fmt::print(stderr, "canopy uts: --memory-model scoped needs --scheduler deterministic\n");
-            return 2;
-        }
-        if (o.emu.timed && o.emu.scheduler != "deterministic") {
-            fmt::print(stderr, "canopy uts: --timed needs --scheduler deterministic\n");
-            return 2;
-        }
         configure_emulator(o.emu);
     }
 
@@ -133,10 +125,9 @@ int run_uts_command(const uts_options& o) {
     const bool want_ref = o.reference || o.check;
     const bool want_run = !o.reference || o.check;
     if (want_ref) {
+        progress_line line;
         ref = run_uts_reference(spec, [&](unsigned long long nodes, double s) {
-            if (s >= 1.0) {
-                fmt::print(stderr, "canopy uts: reference {}: {} nodes, {:.1f} s\n", t.name, nodes, s);
-            }
+            line.update(s, fmt::format("canopy uts: reference {}: {} nodes, {:.0f} s", t.name, nodes, s));
         });
     }
     if (want_run) {
@@ -239,30 +230,7 @@ action add_uts(CLI::App& app) {
     sub->add_flag("--json", o->json, "print one JSON object");
     o->emulated = !emulator_presets().empty();
     if (o->emulated) {
-        std::vector<std::string> presets;
-        for (const auto& p : emulator_presets()) {
-            presets.push_back(p.name);
-        }
-        sub->add_option("--device", o->emu.device, "virtual device preset of the emulator")
-            ->check(CLI::IsMember(presets))
-            ->default_val(o->emu.device);
-        sub->add_option("--subgroup", o->emu.subgroup, "override the preset's sub-group size (32 or 64)")
-            ->check(CLI::IsMember({32u, 64u}));
-        sub->add_option("--scheduler", o->emu.scheduler,
-                        "parallel (several threads; the default here) or deterministic (one thread, seeded)")
-            ->check(CLI::IsMember({"deterministic", "parallel"}))
-            ->default_val(o->emu.scheduler);
-        sub->add_option("--seed", o->emu.seed, "seed of the deterministic scheduler")
-            ->default_val(o->emu.seed);
-        sub->add_option("--threads", o->emu.threads, "OS threads of the parallel scheduler (0: all cores)")
-            ->default_val(o->emu.threads);
-        sub->add_option("--memory-model", o->emu.memory_model,
-                        "coherent, or scoped: the scoped-cache model (deterministic scheduler only)")
-            ->check(CLI::IsMember({"coherent", "scoped"}))
-            ->default_val(o->emu.memory_model);
-        sub->add_flag("--timed", o->emu.timed,
-                      "deterministic scheduler in simulated-time order; reports cycles_makespan (the "
-                      "modelled duration; use with --memory-model scoped)");
+        add_emulator_flags(*sub, o->emu, {.runs_kernels = true, .timed = true});
     }
     return [o] { return run_uts_command(*o); };
 }
