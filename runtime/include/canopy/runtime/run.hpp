@@ -70,6 +70,21 @@ inline std::string try_describe_state(const device_buffer<unsigned>& mem, const 
 }
 
 namespace detail {
+/// On the emulator, how to replay the run that failed (the deterministic scheduler's seed); nothing on
+/// a GPU, where a run is not replayable.
+inline std::string replay_hint() {
+#if defined(CANOPY_BACKEND_CPU)
+    const emu::launch_report& r = emu::last_report();
+    if (r.scheduler == emu::scheduler_kind::deterministic) {
+        return " [emulator: deterministic scheduler, seed " + std::to_string(r.seed) +
+               "; replay with CANOPY_EMU_SEED=" + std::to_string(r.seed) + "]";
+    }
+    return " [emulator: parallel scheduler, not replayable; the deterministic scheduler is]";
+#else
+    return {};
+#endif
+}
+
 /// Persistent body: the participating work-group id and count from occupancy discovery.
 template <class Sched> struct persistent_body {
     Sched s;
@@ -90,6 +105,7 @@ template <class... Tasks> class task_set {
 
     /// Adds a seed task (run before anything is spawned; placed in the device queue).
     template <class Task> void seed(const typename Task::payload& p) {
+        detail::check_payload<Task>();
         std::array<unsigned, W> w{};
         std::memcpy(w.data(), &p, sizeof(p));
         seeds_.push_back({::canopy::runtime::detail::index_of<Task, Tasks...>::value, w});
@@ -223,12 +239,13 @@ template <class... Tasks> class task_set {
                   c.keep_private,
                   c.max_donations_per_point};
         const auto t0 = std::chrono::steady_clock::now();
+        unsigned participants = grid;
         try {
             if (c.persistent) {
                 sync::discovery_context ctx(grid);
                 // Returns after reading the participant count back: the kernel has finished.
-                sync::launch_persistent({.grid = grid, .block = c.block}, ctx,
-                                        detail::persistent_body<sched_t>{s});
+                participants = sync::launch_persistent({.grid = grid, .block = c.block}, ctx,
+                                                       detail::persistent_body<sched_t>{s});
             } else {
                 launch({.grid = grid, .block = c.block}, detail::plain_kernel<sched_t>{s});
             }
@@ -267,11 +284,12 @@ template <class... Tasks> class task_set {
             // The same report as a failed emulator launch: what failed, and the queues' state.
             throw error(describe(status_word, c.private_capacity, c.workgroup_capacity, c.device_capacity,
                                  c.staging_capacity) +
-                        "\n" + try_describe_state(mem, L));
+                        ::canopy::runtime::detail::replay_hint() + "\n" + try_describe_state(mem, L));
         }
         std::vector<unsigned> rows(static_cast<std::size_t>(L.total - L.stats));
         mem.download_at(L.stats, rows.data(), rows.size());
         st.workgroups = grid;
+        st.participants = participants;
         st.subgroups = L.subgroups();
         st.subgroup_size = F;
         for (unsigned i = 0; i < L.subgroups(); ++i) {

@@ -46,8 +46,9 @@ struct stats {
     std::uint64_t donations_to_workgroup = 0, donations_to_device = 0, redonations_to_device = 0;
     std::uint64_t steal_requests = 0, steal_grants = 0, steal_declines = 0, steals_received = 0;
     std::uint64_t rsp_attempts = 0;
-    std::uint64_t tasks_spawned = 0; // on the device (seeds not included)
-    unsigned workgroups = 0, subgroups = 0, subgroup_size = 0;
+    std::uint64_t tasks_spawned = 0;                           // on the device (seeds not included)
+    unsigned workgroups = 0, subgroups = 0, subgroup_size = 0; // launched
+    unsigned participants = 0; // work-groups that ran the scheduler (persistent: occupancy discovery's count)
     // Scoped-cache model (emulator, memory_model = scoped); zero otherwise.
     // [scope: subgroup, workgroup, device, system][order: relaxed, consume, acquire, release, acq_rel,
     // seq_cst]

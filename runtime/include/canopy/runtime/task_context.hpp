@@ -29,6 +29,14 @@ template <class T> struct index_of<T> {
     static_assert(sizeof(T) == 0, "spawn<Task>: Task is not one of this run's task types");
 };
 
+/// What a payload must be: the runtime moves payloads as raw words (memcpy into queue slots, and back
+/// into a default-constructed object on the lane that runs the task).
+template <class T> constexpr void check_payload() {
+    using P = typename T::payload;
+    static_assert(std::is_trivially_copyable_v<P>, "task payloads must be trivially copyable");
+    static_assert(std::is_default_constructible_v<P>, "task payloads must be default-constructible");
+}
+
 template <class T> constexpr unsigned words_of() { return (sizeof(typename T::payload) + 3) / 4; }
 template <class... Ts> constexpr unsigned max_words() {
     unsigned m = 1;
@@ -51,8 +59,7 @@ template <class... Tasks> class task_context {
 
     /// Spawns one task of type Task (any lane, divergent or not; no collective).
     template <class Task> CANOPY_DEVICE void spawn(const typename Task::payload& p) {
-        static_assert(std::is_trivially_copyable_v<typename Task::payload>,
-                      "task payloads are trivially copyable");
+        detail::check_payload<Task>();
         if (n_ >= capacity_) {
             overflow_ =
                 true; // reported at the next scheduling point; the run fails, nothing is lost silently
