@@ -28,6 +28,7 @@ template <class R> void copy_counts(graph_device_outcome& o, const R& r) {
     if (r.tasks != 0) {
         auto add = [&](const std::string& k, unsigned long long v) { o.stats.emplace_back(k, v); };
         add("workgroups", st.workgroups);
+        add("participants", st.participants);
         add("subgroups", st.subgroups);
         for (unsigned l = 0; l < runtime::num_levels; ++l) {
             add(std::string("tasks_") + runtime::level_name(l), st.tasks[l]);

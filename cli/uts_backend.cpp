@@ -93,6 +93,7 @@ uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_setting
     const runtime::stats& st = r.stats;
     auto add = [&](const std::string& k, unsigned long long v) { o.stats.emplace_back(k, v); };
     add("workgroups", st.workgroups);
+    add("participants", st.participants);
     add("subgroups", st.subgroups);
     add("subgroup_size", st.subgroup_size);
     add("tasks", st.total_tasks());

@@ -188,6 +188,9 @@ TEST(RuntimeOverflow, PrivateQueue) {
     const std::string m = error_of([&] { run_tree(c, 160, 0, true); });
     EXPECT_NE(m.find("private queue of sub-group"), std::string::npos) << m;
     EXPECT_NE(m.find("level sub-group"), std::string::npos) << m;
+    // The failed run names the seed that replays it (the deterministic scheduler's).
+    const std::string seed = std::to_string(canopy::emu::current_options().seed);
+    EXPECT_NE(m.find("seed " + seed + "; replay with CANOPY_EMU_SEED=" + seed), std::string::npos) << m;
 }
 
 TEST(RuntimeOverflow, WorkGroupQueue) {
