@@ -118,7 +118,8 @@ struct race_detector::impl {
         std::uint32_t clock = 0;
         race_op op = race_op::plain_load;
         std::uint8_t level = 2;
-        bool remote = false;
+        bool remote = false;       // remote as the model sees it (hrf-*: never)
+        bool asked_remote = false; // remote as the program asked (for reports)
         std::memory_order order = std::memory_order_relaxed;
         site where;
         const void* address = nullptr;
@@ -278,7 +279,8 @@ struct race_detector::impl {
         set.push_back(r);
     }
 
-    void acquire(const std::vector<rel>& set, unsigned u, unsigned level, bool remote) {
+    /// `asked_remote`: the acquire's remote flag as the program gave it (hrf-* ignore it: reports only).
+    void acquire(const std::vector<rel>& set, unsigned u, unsigned level, bool remote, bool asked_remote) {
         for (const auto& r : set) {
             if (r.tid == u && !r.mixed) {
                 continue; // its own release: program order already has it
@@ -292,12 +294,12 @@ struct race_detector::impl {
             }
             auto& ms = misses[u];
             auto it = std::find_if(ms.begin(), ms.end(), [&](const miss& m) {
-                return same_key(m.r, r) && m.acq_level == level && m.acq_remote == remote;
+                return same_key(m.r, r) && m.acq_level == level && m.acq_remote == asked_remote;
             });
             if (it != ms.end()) {
                 it->r = r;
             } else if (ms.size() < 8) {
-                ms.push_back(miss{r, static_cast<std::uint8_t>(level), remote});
+                ms.push_back(miss{r, static_cast<std::uint8_t>(level), asked_remote});
             }
         }
     }
@@ -341,7 +343,7 @@ struct race_detector::impl {
         a.op = r.op;
         a.scope = r.level == 0 ? scope::subgroup : r.level == 1 ? scope::workgroup : scope::device;
         a.order = r.order;
-        a.remote = r.remote;
+        a.remote = r.asked_remote;
         return a;
     }
 
@@ -351,9 +353,9 @@ struct race_detector::impl {
             return fmt::format(
                 "conflicting atomics whose scopes are not inclusive, and unordered: {}-scope{} {} in "
                 "block {} and {}-scope{} {} in block {}: {}",
-                level_name(p.level), p.remote ? " remote" : "", op_name(p.op), block_of(t),
-                level_name(c.level), c.remote ? " remote" : "", op_name(c.op), block_of(u),
-                why_not(p.level, p.remote, block_of(t), sg_of(t), c.level, c.remote, u));
+                level_name(p.level), p.asked_remote ? " remote" : "", op_name(p.op), block_of(t),
+                level_name(c.level), c.asked_remote ? " remote" : "", op_name(c.op), block_of(u),
+                why_not(p.level, p.asked_remote, block_of(t), sg_of(t), c.level, c.asked_remote, u));
         }
         for (const auto& m : misses[u]) {
             const auto& cover = direct ? m.r.all : m.r.vc;
@@ -450,7 +452,7 @@ struct race_detector::impl {
             cell& sync = cell_at(first);
             if (e.op == race_op::load || e.op == race_op::rmw_failed || e.op == race_op::rmw) {
                 if (is_acquire(e.order)) {
-                    acquire(sync.rels, u, level, remote);
+                    acquire(sync.rels, u, level, remote, atomic && e.remote);
                 } else {
                     for (const auto& r : sync.rels) {
                         merge(pending[u], r); // for a later acquire fence of this work-item
@@ -464,6 +466,7 @@ struct race_detector::impl {
         c.op = e.op;
         c.level = static_cast<std::uint8_t>(level);
         c.remote = remote;
+        c.asked_remote = atomic && e.remote;
         c.order = e.order;
         c.where = e.where;
         c.address = e.address;
@@ -505,7 +508,7 @@ struct race_detector::impl {
         const unsigned u = w.global_id;
         const unsigned level = level_of(s);
         if (is_acquire(o)) {
-            acquire(pending[u], u, level, false);
+            acquire(pending[u], u, level, false, false);
         }
         if (is_release(o)) {
             rel r = make_rel(u, level, false);
