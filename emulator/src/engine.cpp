@@ -334,6 +334,9 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
         b->dynamic.reset(new std::byte[dynamic_shared_]);
         std::memset(b->dynamic.get(), 0xCD, dynamic_shared_);
         b->shared_used = dynamic_shared_;
+        if (race_) {
+            race_->forget(b->dynamic.get(), dynamic_shared_);
+        }
     }
     b->fibers = std::vector<fiber_record>(block_);
     for (unsigned t = 0; t < block_; ++t) {
@@ -429,6 +432,9 @@ void engine::switch_in(worker_state& w, fiber_record& f) {
         stack_memory mem = stacks_->acquire();
         f.started = true;
         f.stack = mem;
+        if (race_) {
+            race_->forget(mem.base, mem.size); // pooled: an earlier work-item's ld/st on its stack
+        }
 #if defined(CANOPY_TSAN)
         f.tsan_fiber = __tsan_create_fiber(0);
 #endif
@@ -1038,6 +1044,9 @@ void* engine::block_shared(work_item& wi, const void* key, std::size_t size, std
     std::unique_ptr<std::byte[]> mem(new std::byte[size]);
     std::memset(mem.get(), 0xCD, size); // uninitialized, like __shared__: make early reads visible
     void* p = mem.get();
+    if (race_) {
+        race_->forget(p, size); // the heap may hand a finished work-group's shared memory back
+    }
     b.shared.push_back({key, std::move(mem)});
     b.shared_used += size;
     return p;

@@ -143,6 +143,7 @@ struct race_detector::impl {
     std::vector<std::vector<miss>> misses; // per work-item
     address_map index;
     std::vector<cell> cells;
+    std::vector<std::uintptr_t> cell_word; // the word each cell shadows
 
     std::vector<race_report> reports;
     std::map<std::tuple<std::string, unsigned, std::string, unsigned>, std::size_t> seen; // -> report or npos
@@ -311,7 +312,31 @@ struct race_detector::impl {
         }
         index.set(word, cells.size());
         cells.emplace_back();
+        cell_word.push_back(word);
         return cells.back();
+    }
+
+    /// Memory that is being reused for something new (a work-group's shared memory, a fiber stack):
+    /// what earlier owners did there is no longer related to what the new owner will do.
+    void forget(std::uintptr_t lo, std::uintptr_t hi) {
+        lo &= ~std::uintptr_t{3};
+        auto clear = [&](std::size_t i) {
+            cells[i].recs.clear();
+            cells[i].rels.clear();
+        };
+        if ((hi - lo) / 4 > cells.size()) {
+            for (std::size_t i = 0; i < cells.size(); ++i) {
+                if (cell_word[i] >= lo && cell_word[i] < hi) {
+                    clear(i);
+                }
+            }
+            return;
+        }
+        for (std::uintptr_t word = lo; word < hi; word += 4) {
+            if (const std::size_t i = index.find(word); i != address_map::npos) {
+                clear(i);
+            }
+        }
     }
 
     bool ordered(const rec& p, unsigned u) {
@@ -582,6 +607,11 @@ void race_detector::collective(unsigned block, unsigned subgroup, lane_mask lane
         }
     }
     p_->rendezvous(0, members);
+}
+
+void race_detector::forget(const void* p, std::size_t bytes) {
+    const auto lo = reinterpret_cast<std::uintptr_t>(p);
+    p_->forget(lo, lo + bytes);
 }
 
 const std::vector<race_report>& race_detector::reports() const { return p_->reports; }

@@ -496,6 +496,23 @@ TEST(RaceDetector, LaunchBoundariesSynchronize) {
     });
 }
 
+// Memory that the emulator reuses within a launch is not shared between its owners: a work-group's
+// shared memory (the heap may hand a finished group's block back to a later one) and fiber stacks
+// (pooled). Eight work-groups on four resident slots reuse both; each touches only its own.
+void private_memory(unsigned* m) {
+    CANOPY_SHARED(unsigned, mine);
+    canopy::st(&mine, canopy::block_id());
+    unsigned local = 0;
+    canopy::st(&local, canopy::block_id());
+    canopy::st(&m[canopy::block_id()], canopy::ld(&mine) + canopy::ld(&local));
+}
+
+TEST(RaceDetector, ReusedSharedMemoryAndStacksDoNotRace) {
+    for (auto k : {direct, indirect, rsp}) {
+        EXPECT_RACE_FREE(opts(k), 8, 1, 8, private_memory);
+    }
+}
+
 // ---- remote-scope promotion (RSP, notes §3.3-3.4) ------------------------------------------------
 
 // RSP_Test2: x := 53; st(y, 1, WG) || ld(y, DV, remote); r = x. Race-free under rsp (verdict column of

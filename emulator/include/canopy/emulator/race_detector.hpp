@@ -9,6 +9,7 @@
 #pragma once
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -70,6 +71,9 @@ class race_detector {
     void barrier(unsigned block);
     /// A sub-group collective completed: sub-group-scope acq_rel among the lanes in `lanes`.
     void collective(unsigned block, unsigned subgroup, canopy::lane_mask lanes);
+
+    /// [p, p + bytes) is being reused (a new work-group's shared memory, a fiber stack): drop its shadow.
+    void forget(const void* p, std::size_t bytes);
 
     const std::vector<race_report>& reports() const;
     /// Distinct site pairs found (reports() keeps the first report_limit of them).
