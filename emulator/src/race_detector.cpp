@@ -124,6 +124,7 @@ struct race_detector::impl {
         site where;
         const void* address = nullptr;
         unsigned size = 0;
+        std::uint8_t bytes = 0xF; // which bytes of the shadowed word it touched
     };
     struct cell {
         std::vector<rec> recs; // per (work-item, kind): the latest access not yet known to be superseded
@@ -437,7 +438,7 @@ struct race_detector::impl {
     void check_and_record(cell& cl, const rec& c, unsigned u) {
         const bool cw = is_write(c.op), ca = is_atomic(c.op);
         for (const auto& p : cl.recs) {
-            if (p.tid == u || (!cw && !is_write(p.op))) {
+            if (p.tid == u || (!cw && !is_write(p.op)) || (p.bytes & c.bytes) == 0) {
                 continue;
             }
             if (ca && is_atomic(p.op) &&
@@ -452,11 +453,14 @@ struct race_detector::impl {
             // A plain write: anything ordered before it in every scope is ordered (in that scope)
             // before whatever this write is ordered before, and whatever it is not ordered before
             // races with this write itself. (Sound for hrf-direct too, unlike dropping on one scope.)
-            std::erase_if(cl.recs, [&](const rec& p) { return ordered_in_every_scope(p, u); });
+            // Only accesses to bytes this write covers are superseded.
+            std::erase_if(cl.recs, [&](const rec& p) {
+                return (p.bytes & ~c.bytes) == 0 && ordered_in_every_scope(p, u);
+            });
         }
         for (auto& p : cl.recs) {
             if (p.tid == u && is_write(p.op) == cw && is_atomic(p.op) == ca && p.level == c.level &&
-                p.remote == c.remote) {
+                p.remote == c.remote && p.bytes == c.bytes) {
                 p = c; // program order: the newer access of the same kind supersedes it
                 return;
             }
@@ -496,7 +500,14 @@ struct race_detector::impl {
         c.where = e.where;
         c.address = e.address;
         c.size = e.size;
+        const std::uintptr_t end = a + std::max(e.size, 1u);
         for (std::uintptr_t word = first; word <= last; word += 4) {
+            c.bytes = 0;
+            for (unsigned i = 0; i < 4; ++i) {
+                if (word + i >= a && word + i < end) {
+                    c.bytes = static_cast<std::uint8_t>(c.bytes | 1u << i);
+                }
+            }
             check_and_record(cell_at(word), c, u);
         }
         if (!atomic || e.op == race_op::load || e.op == race_op::rmw_failed) {

@@ -513,6 +513,23 @@ TEST(RaceDetector, ReusedSharedMemoryAndStacksDoNotRace) {
     }
 }
 
+// The shadow is per 4-byte word with a byte mask: work-items of different work-groups writing
+// different bytes of one word do not conflict (notes §1.3: a conflict is an access to the same
+// address); the same byte does.
+template <bool SameByte> void bytes_of_one_word(unsigned* m) {
+    auto* bytes = reinterpret_cast<unsigned char*>(m);
+    const unsigned b = canopy::block_id();
+    canopy::st(&bytes[SameByte ? 0 : b], static_cast<unsigned char>(b + 1));
+    (void)canopy::ld(&bytes[SameByte ? 0 : b]);
+}
+
+TEST(RaceDetector, ByteGranularity) {
+    for (auto k : {direct, indirect, rsp}) {
+        EXPECT_RACE_FREE(opts(k), 4, 1, 1, bytes_of_one_word<false>);
+        EXPECT_RACY(opts(k), 4, 1, 1, bytes_of_one_word<true>);
+    }
+}
+
 // ---- remote-scope promotion (RSP, notes §3.3-3.4) ------------------------------------------------
 
 // RSP_Test2: x := 53; st(y, 1, WG) || ld(y, DV, remote); r = x. Race-free under rsp (verdict column of
