@@ -194,6 +194,18 @@ engine::engine(const options& opt, unsigned grid, unsigned block, std::size_t dy
         throw canopy::error("emulator: a memory model runs only under the deterministic scheduler "
                             "(use --scheduler deterministic)");
     }
+    if (opt_.race_check != race_check_kind::none) {
+        if (opt_.scheduler != scheduler_kind::deterministic) {
+            throw canopy::error(fmt::format(
+                "emulator: the race detector ({}) runs only under the deterministic scheduler (use "
+                "--scheduler deterministic or CANOPY_EMU_SCHEDULER=deterministic)",
+                to_string(opt_.race_check)));
+        }
+        // Throws when the launch is too large to check. A fresh detector per launch: the launch
+        // boundary synchronizes everything with the host.
+        race_ = std::make_unique<race_detector>(opt_.race_check, grid_, block_, d.subgroup_size, opt_.seed,
+                                                opt_.race_report_limit);
+    }
     stacks_ = &stack_pool::shared(opt_.stack_bytes);
 }
 
@@ -268,6 +280,11 @@ void engine::run() {
         r.steps += w->steps;
     }
     r.digest = digest_;
+    r.race_check = opt_.race_check;
+    if (race_) {
+        r.races = race_->reports();
+        r.distinct_races = race_->distinct_races();
+    }
 
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (scm) {
@@ -317,6 +334,9 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
         b->dynamic.reset(new std::byte[dynamic_shared_]);
         std::memset(b->dynamic.get(), 0xCD, dynamic_shared_);
         b->shared_used = dynamic_shared_;
+        if (race_) {
+            race_->forget(b->dynamic.get(), dynamic_shared_);
+        }
     }
     b->fibers = std::vector<fiber_record>(block_);
     for (unsigned t = 0; t < block_; ++t) {
@@ -336,6 +356,8 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
         wi.clock = w.slot_clock[slot_index]; // timed: it starts when the slot's previous group ended
         wi.progress = &w.progress;
         wi.model = model_;
+        wi.race = race_.get();
+        wi.global_id = block_id * block_ + t;
         wi.eng = this;
         wi.blk = b.get();
         wi.fiber = &f;
@@ -410,6 +432,9 @@ void engine::switch_in(worker_state& w, fiber_record& f) {
         stack_memory mem = stacks_->acquire();
         f.started = true;
         f.stack = mem;
+        if (race_) {
+            race_->forget(mem.base, mem.size); // pooled: an earlier work-item's ld/st on its stack
+        }
 #if defined(CANOPY_TSAN)
         f.tsan_fiber = __tsan_create_fiber(0);
 #endif
@@ -877,6 +902,9 @@ void engine::block_barrier(work_item& wi, site where) {
         if (model_) {
             model_->barrier(b.cu);
         }
+        if (race_) {
+            race_->barrier(b.id);
+        }
         note_progress(wi);
         yield(wi); // a barrier is a scheduling point even for the last arrival
         return;
@@ -939,6 +967,9 @@ void engine::complete_collective(block_state& b, unsigned subgroup, work_item* l
     std::memcpy(sg.snapshot, sg.input, sizeof(sg.input));
     sg.snapshot_mask = sg.arrived_mask;
     sg.arrived = 0;
+    if (race_) {
+        race_->collective(b.id, subgroup, sg.arrived_mask);
+    }
     const unsigned first = subgroup * opt_.device.subgroup_size;
     // A collective completes when its last lane arrives: every lane leaves at that lane's clock.
     std::uint64_t at = last ? last->clock : 0;
@@ -1013,6 +1044,9 @@ void* engine::block_shared(work_item& wi, const void* key, std::size_t size, std
     std::unique_ptr<std::byte[]> mem(new std::byte[size]);
     std::memset(mem.get(), 0xCD, size); // uninitialized, like __shared__: make early reads visible
     void* p = mem.get();
+    if (race_) {
+        race_->forget(p, size); // the heap may hand a finished work-group's shared memory back
+    }
     b.shared.push_back({key, std::move(mem)});
     b.shared_used += size;
     return p;

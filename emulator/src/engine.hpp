@@ -13,6 +13,7 @@
 #include "canopy/emulator/chooser.hpp"
 #include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/options.hpp"
+#include "canopy/emulator/race_detector.hpp"
 #include "canopy/emulator/work_item.hpp"
 
 namespace canopy::emu {
@@ -76,6 +77,7 @@ class engine {
     const void* kernel_;
     memory_model* model_;
     std::unique_ptr<memory_model> owned_model_; // the scoped-cache model, when the options ask for it
+    std::unique_ptr<race_detector> race_;       // options::race_check, for this launch only
     unsigned slots_ = 0;
     stack_pool* stacks_ = nullptr; // process-wide, shared by launches
     std::vector<std::unique_ptr<worker_state>> workers_;

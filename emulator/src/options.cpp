@@ -37,6 +37,27 @@ memory_model_kind parse_memory_model(const std::string& s) {
     throw canopy::error(fmt::format("unknown memory model '{}' (use coherent or scoped)", s));
 }
 
+const char* to_string(race_check_kind k) {
+    switch (k) {
+    case race_check_kind::none: return "none";
+    case race_check_kind::hrf_direct: return "hrf-direct";
+    case race_check_kind::hrf_indirect: return "hrf-indirect";
+    case race_check_kind::rsp: return "rsp";
+    }
+    return "?";
+}
+
+race_check_kind parse_race_check(const std::string& s) {
+    for (auto k : {race_check_kind::none, race_check_kind::hrf_direct, race_check_kind::hrf_indirect,
+                   race_check_kind::rsp}) {
+        if (s == to_string(k)) {
+            return k;
+        }
+    }
+    throw canopy::error(
+        fmt::format("unknown race check '{}' (use none, hrf-direct, hrf-indirect or rsp)", s));
+}
+
 namespace {
 
 unsigned long long env_number(const char* name, unsigned long long fallback) {
@@ -64,6 +85,9 @@ options from_environment() {
     }
     if (const char* m = std::getenv("CANOPY_EMU_MEMORY_MODEL"); m && *m) {
         o.memory_model = parse_memory_model(m);
+    }
+    if (const char* r = std::getenv("CANOPY_EMU_RACE_CHECK"); r && *r) {
+        o.race_check = parse_race_check(r);
     }
     o.seed = env_number("CANOPY_EMU_SEED", o.seed);
     o.timed = env_number("CANOPY_EMU_TIMED", 0) != 0;

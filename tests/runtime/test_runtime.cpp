@@ -299,3 +299,47 @@ TEST(RuntimeTeeth, CorrectCounterpartsPassTheSameSeeds) {
 }
 
 } // namespace
+
+namespace {
+
+// The race detector on the runtime (docs/race-detector.md). Oracles: steal-rsp exists because its
+// steals need remote-scope promotion ([RSP] §4.3, notes §3.2: without promotion the steal races), so
+// it is race-free under rsp and racy under hrf-indirect; the hrf-indirect policy follows notes §2.2's
+// invariant (acquire at the publishing scope, release at the wider one), race-free under hrf-indirect;
+// the broken policies drop a synchronization on purpose and race under every model (policy.hpp:
+// broken-donation releases device-queue donations at work-group scope; broken-steal's thief uses
+// work-group-scope ops without promotion). The hrf-direct policy's verdict is left open: under
+// hrf-direct its lanes read fronts their leader acquired at device scope and handed on through a
+// sub-group collective, a chain hrf-direct does not compose (docs/race-detector.md).
+std::uint64_t distinct_races(rt::policy p, canopy::emu::race_check_kind k, std::uint64_t seed) {
+    auto o = canopy::test::emu_options("tiny");
+    o.race_check = k;
+    o.seed = seed;
+    canopy::emu::scoped_options so(o);
+    auto c = cfg(p);
+    c.staging_capacity = 320;
+    const auto r = run_tree(c, 320, 0, true);
+    EXPECT_EQ(canopy::emu::last_report().race_check, k);
+    if (p != rt::policy::broken_donation && p != rt::policy::broken_steal) {
+        EXPECT_TRUE(r.exactly_once());
+    }
+    return canopy::emu::last_report().distinct_races;
+}
+
+TEST(RuntimeRaces, PolicyVerdicts) {
+    using K = canopy::emu::race_check_kind;
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        SCOPED_TRACE(::testing::Message() << "emulator seed " << seed);
+        EXPECT_EQ(distinct_races(rt::policy::steal_rsp, K::rsp, seed), 0u);
+        EXPECT_GT(distinct_races(rt::policy::steal_rsp, K::hrf_indirect, seed), 0u);
+        EXPECT_EQ(distinct_races(rt::policy::hrf_indirect, K::hrf_indirect, seed), 0u);
+        EXPECT_EQ(distinct_races(rt::policy::hrf_indirect, K::rsp, seed), 0u);
+        EXPECT_EQ(distinct_races(rt::policy::steal_emulated, K::hrf_indirect, seed), 0u);
+        for (auto k : {K::hrf_direct, K::hrf_indirect, K::rsp}) {
+            EXPECT_GT(distinct_races(rt::policy::broken_donation, k, seed), 0u);
+            EXPECT_GT(distinct_races(rt::policy::broken_steal, k, seed), 0u);
+        }
+    }
+}
+
+} // namespace

@@ -4,9 +4,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "canopy/emulator/memory_counters.hpp"
 #include "canopy/emulator/options.hpp"
+#include "canopy/emulator/race_detector.hpp"
 #include "canopy/platform/config.hpp"
 #include "canopy/platform/site.hpp"
 
@@ -26,6 +28,11 @@ struct launch_report {
     double seconds = 0;
     std::string memory_model = "coherent"; // "coherent", "scoped (proposed)", "scoped (original)", "custom"
     memory_counters memory;                // the scoped-cache model's counters (zero otherwise)
+    // options::race_check: the model checked, the first races (one per distinct pair of sites, in the
+    // order found) and how many distinct site pairs raced in all. Races do not make run() throw.
+    race_check_kind race_check = race_check_kind::none;
+    std::vector<race_report> races;
+    std::uint64_t distinct_races = 0;
 };
 
 using kernel_entry = void (*)(const void* kernel);

@@ -5,6 +5,7 @@
 //   CANOPY_EMU_DEVICE=hrf8  CANOPY_EMU_SCHEDULER=deterministic|parallel  CANOPY_EMU_SEED=42
 //   CANOPY_EMU_THREADS=4    CANOPY_EMU_STACK_KIB=64  CANOPY_EMU_SUBGROUP=32|64
 //   CANOPY_EMU_MEMORY_MODEL=coherent|scoped  CANOPY_EMU_SPIN_LIMIT=0
+//   CANOPY_EMU_RACE_CHECK=none|hrf-direct|hrf-indirect|rsp
 #pragma once
 
 #include <cstddef>
@@ -36,6 +37,17 @@ const char* to_string(memory_model_kind k);
 memory_model_kind parse_memory_model(const std::string& s);
 /// Parses "deterministic" / "parallel"; throws canopy::error naming the valid values otherwise.
 scheduler_kind parse_scheduler(const std::string& s);
+
+/// The heterogeneous-race detector's model (docs/race-detector.md); none: the detector is off.
+enum class race_check_kind {
+    none,
+    hrf_direct,   // HRF-direct (Hower et al. ASPLOS'14): every chain synchronizes at one scope
+    hrf_indirect, // HRF-indirect: chains may change scope; each pair still at one scope
+    rsp,          // OpenCL + remote-scope promotion (Wickerson et al. OOPSLA'15): HRF-relaxed inclusion
+};
+const char* to_string(race_check_kind k);
+/// Parses "none" / "hrf-direct" / "hrf-indirect" / "rsp"; throws canopy::error naming the valid values.
+race_check_kind parse_race_check(const std::string& s);
 
 struct options {
     virtual_device device; // default: preset "tiny"
@@ -69,6 +81,10 @@ struct options {
     memory_model_kind memory_model = memory_model_kind::coherent;
     bool rsp_original_scheme = false; // scoped model: RSP Table 3's original column instead of proposed
     cost_table costs;
+    // Deterministic scheduler: check the launch for heterogeneous races under this model and put the
+    // first ones in launch_report::races (docs/race-detector.md). (CANOPY_EMU_RACE_CHECK)
+    race_check_kind race_check = race_check_kind::none;
+    unsigned race_report_limit = 10; // distinct site pairs kept in launch_report::races
 };
 
 /// The options the next launch uses (initialized from the environment on first use).

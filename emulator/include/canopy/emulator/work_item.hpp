@@ -6,8 +6,10 @@
 // them costs one load.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
+#include "canopy/platform/scope.hpp"
 #include "canopy/platform/site.hpp"
 
 namespace canopy::emu {
@@ -15,6 +17,7 @@ namespace canopy::emu {
 class engine;
 struct block_state;
 class memory_model;
+class race_detector;
 
 enum class wi_state : std::uint8_t {
     runnable,      // ready to run (or running)
@@ -40,6 +43,8 @@ struct work_item {
     std::uint64_t clock = 0;
     std::uint64_t* progress = nullptr; // bumped whenever this work-item changes memory
     memory_model* model = nullptr;     // nullptr: coherent memory (plain std::atomic semantics)
+    race_detector* race = nullptr;     // the launch's race detector (options::race_check), or nullptr
+    unsigned global_id = 0;            // block * block_dim + thread: the race detector's thread index
     engine* eng = nullptr;
     block_state* blk = nullptr;
     int run_index = -1;    // position in the scheduler's runnable list (-1: not in it)
@@ -61,6 +66,29 @@ void yield(work_item& w);
 
 /// A memory change made by `w`: resets the deadlock watchdog.
 inline void note_progress(work_item& w) { ++*w.progress; }
+
+/// What the race detector (race_detector.hpp) is told about one access, right after it happened.
+enum class race_op : std::uint8_t {
+    plain_load,
+    plain_store,
+    load,       // atomic load
+    store,      // atomic store
+    rmw,        // atomic read-modify-write that wrote (fetch_*, exchange, successful CAS)
+    rmw_failed, // a failed CAS: an atomic load with the failure order
+};
+struct race_event {
+    const void* address = nullptr;
+    unsigned size = 0;
+    race_op op = race_op::plain_load;
+    canopy::scope scope = canopy::scope::device;
+    std::memory_order order = std::memory_order_relaxed;
+    bool remote = false;
+    canopy::site where;
+};
+/// Called by platform/detail/cpu on every access of a work-item whose `race` is set.
+void race_on_access(work_item& w, const race_event& e);
+/// Called by platform/detail/cpu on every fence of a work-item whose `race` is set.
+void race_on_fence(work_item& w, canopy::scope s, std::memory_order o, canopy::site where);
 
 /// Throws the exception that stops the kernel after a device assertion (reported with ids).
 [[noreturn]] void device_assert_failed(const char* expr, const char* msg, const char* file, unsigned line);

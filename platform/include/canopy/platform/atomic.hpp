@@ -19,6 +19,7 @@
 
 #include "canopy/platform/config.hpp"
 #include "canopy/platform/scope.hpp"
+#include "canopy/platform/site.hpp"
 
 namespace canopy::detail {
 /// The read-modify-write operations every backend implements (besides exchange and CAS).
@@ -61,37 +62,44 @@ template <class T, scope S = scope::device> class atomic_ref {
 
     CANOPY_HOST_DEVICE explicit atomic_ref(T& obj) : p_(&obj) {}
 
-    CANOPY_DEVICE T load(std::memory_order o = std::memory_order_seq_cst) const {
-        return detail::atomic_load<S>(p_, o);
+    CANOPY_DEVICE T load(std::memory_order o = std::memory_order_seq_cst CANOPY_SITE_PARAM_TAIL) const {
+        return detail::atomic_load<S>(p_, o CANOPY_SITE_ARG_TAIL);
     }
-    CANOPY_DEVICE void store(T v, std::memory_order o = std::memory_order_seq_cst) const {
-        detail::atomic_store<S>(p_, v, o);
+    CANOPY_DEVICE void store(T v,
+                             std::memory_order o = std::memory_order_seq_cst CANOPY_SITE_PARAM_TAIL) const {
+        detail::atomic_store<S>(p_, v, o CANOPY_SITE_ARG_TAIL);
     }
-    CANOPY_DEVICE T exchange(T v, std::memory_order o = std::memory_order_seq_cst) const {
-        return detail::atomic_exchange<S>(p_, v, o);
+    CANOPY_DEVICE T exchange(T v,
+                             std::memory_order o = std::memory_order_seq_cst CANOPY_SITE_PARAM_TAIL) const {
+        return detail::atomic_exchange<S>(p_, v, o CANOPY_SITE_ARG_TAIL);
     }
     CANOPY_DEVICE bool compare_exchange_strong(T& expected, T desired, std::memory_order success,
-                                               std::memory_order failure) const {
-        return detail::atomic_cas<S>(p_, expected, desired, success, failure);
+                                               std::memory_order failure CANOPY_SITE_PARAM_TAIL) const {
+        return detail::atomic_cas<S>(p_, expected, desired, success, failure CANOPY_SITE_ARG_TAIL);
     }
-    CANOPY_DEVICE bool compare_exchange_strong(T& expected, T desired,
-                                               std::memory_order o = std::memory_order_seq_cst) const {
-        return detail::atomic_cas<S>(p_, expected, desired, o, detail::cas_failure_order(o));
+    CANOPY_DEVICE bool
+    compare_exchange_strong(T& expected, T desired,
+                            std::memory_order o = std::memory_order_seq_cst CANOPY_SITE_PARAM_TAIL) const {
+        return detail::atomic_cas<S>(p_, expected, desired, o,
+                                     detail::cas_failure_order(o) CANOPY_SITE_ARG_TAIL);
     }
     // No backend here fails spuriously in a way callers could exploit, so weak is strong.
     CANOPY_DEVICE bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
-                                             std::memory_order failure) const {
-        return compare_exchange_strong(expected, desired, success, failure);
+                                             std::memory_order failure CANOPY_SITE_PARAM_TAIL) const {
+        return detail::atomic_cas<S>(p_, expected, desired, success, failure CANOPY_SITE_ARG_TAIL);
     }
-    CANOPY_DEVICE bool compare_exchange_weak(T& expected, T desired,
-                                             std::memory_order o = std::memory_order_seq_cst) const {
-        return compare_exchange_strong(expected, desired, o);
+    CANOPY_DEVICE bool
+    compare_exchange_weak(T& expected, T desired,
+                          std::memory_order o = std::memory_order_seq_cst CANOPY_SITE_PARAM_TAIL) const {
+        return detail::atomic_cas<S>(p_, expected, desired, o,
+                                     detail::cas_failure_order(o) CANOPY_SITE_ARG_TAIL);
     }
 
 #define CANOPY_ATOMIC_FETCH(name, op)                                                                        \
-    CANOPY_DEVICE T name(T v, std::memory_order o = std::memory_order_seq_cst) const {                       \
+    CANOPY_DEVICE T name(T v, std::memory_order o = std::memory_order_seq_cst CANOPY_SITE_PARAM_TAIL)        \
+        const {                                                                                              \
         static_assert(std::is_integral_v<T>, #name " needs an integral type");                               \
-        return detail::atomic_fetch<S, detail::rmw_op::op>(p_, v, o);                                        \
+        return detail::atomic_fetch<S, detail::rmw_op::op>(p_, v, o CANOPY_SITE_ARG_TAIL);                   \
     }
     CANOPY_ATOMIC_FETCH(fetch_add, add)
     CANOPY_ATOMIC_FETCH(fetch_sub, sub)
@@ -107,6 +115,8 @@ template <class T, scope S = scope::device> class atomic_ref {
 };
 
 /// A fence at scope S: orders this work-item's accesses for every work-item within S.
-template <scope S> CANOPY_DEVICE inline void fence(std::memory_order o) { detail::fence<S>(o); }
+template <scope S> CANOPY_DEVICE inline void fence(std::memory_order o CANOPY_SITE_PARAM_TAIL) {
+    detail::fence<S>(o CANOPY_SITE_ARG_TAIL);
+}
 
 } // namespace canopy

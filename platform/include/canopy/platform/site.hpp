@@ -1,4 +1,5 @@
-// canopy/platform/site.hpp — where in the kernel source a work-item waits (for the emulator's reports).
+// canopy/platform/site.hpp — where in the kernel source a work-item waits or accesses memory (for the
+// emulator's reports: deadlocks, divergence, races).
 //
 // On the emulator every blocking call (barrier, collective, spin_until) records its call site so
 // that a deadlock or divergence report can say *where* each work-item is stuck. GPU backends have no
@@ -30,4 +31,11 @@ struct site {
 /// A default argument that captures the caller's file and line. std::source_location::current() must
 /// be the default argument itself: wrapped in another expression, gcc reports the declaration's line.
 #    define CANOPY_SITE_PARAM ::std::source_location where = ::std::source_location::current()
+/// The same as a trailing parameter of an API every backend shares (atomic_ref, fence): on the CPU
+/// backend it captures the call site for the race detector; elsewhere it does not exist.
+#    define CANOPY_SITE_PARAM_TAIL , CANOPY_SITE_PARAM
+#    define CANOPY_SITE_ARG_TAIL , where
+#else
+#    define CANOPY_SITE_PARAM_TAIL
+#    define CANOPY_SITE_ARG_TAIL
 #endif

@@ -18,6 +18,7 @@
 #    include "canopy/emulator/memory_model.hpp"
 #    include "canopy/emulator/work_item.hpp"
 #    include "canopy/platform/scope.hpp"
+#    include "canopy/platform/site.hpp"
 
 namespace canopy::runtime {
 
@@ -37,18 +38,28 @@ struct remote_access {
         a.remote = true;
         return a;
     }
-    static unsigned load(unsigned* p, std::memory_order o) {
+    /// Tells the race detector (when on) about a remote operation, in the step that performed it.
+    static void note(emu::work_item& w, unsigned* p, emu::race_op op, std::memory_order o, site where) {
+        if (w.race) [[unlikely]] {
+            emu::race_on_access(w, emu::race_event{p, sizeof(unsigned), op, scope::device, o, true, where});
+        }
+    }
+    static unsigned load(unsigned* p, std::memory_order o, CANOPY_SITE_PARAM) {
         emu::work_item& w = emu::self();
         if (w.yield_at_atomics) { // every atomic is a scheduling point, as in detail/cpu/atomic.hpp
             emu::yield(w);
         }
+        unsigned v;
         if (w.model) {
-            return static_cast<unsigned>(w.model->load(w, access(p, o)));
+            v = static_cast<unsigned>(w.model->load(w, access(p, o)));
+        } else {
+            v = std::atomic_ref<unsigned>(*p).load(o == std::memory_order_release ? std::memory_order_relaxed
+                                                                                  : o);
         }
-        return std::atomic_ref<unsigned>(*p).load(o == std::memory_order_release ? std::memory_order_relaxed
-                                                                                 : o);
+        note(w, p, emu::race_op::load, o, where);
+        return v;
     }
-    static void store(unsigned* p, unsigned v, std::memory_order o) {
+    static void store(unsigned* p, unsigned v, std::memory_order o, CANOPY_SITE_PARAM) {
         emu::work_item& w = emu::self();
         if (w.yield_at_atomics) {
             emu::yield(w);
@@ -56,12 +67,14 @@ struct remote_access {
         emu::note_progress(w);
         if (w.model) {
             w.model->store(w, access(p, o), v);
-            return;
+        } else {
+            std::atomic_ref<unsigned>(*p).store(v, o == std::memory_order_acquire ? std::memory_order_relaxed
+                                                                                  : o);
         }
-        std::atomic_ref<unsigned>(*p).store(v,
-                                            o == std::memory_order_acquire ? std::memory_order_relaxed : o);
+        note(w, p, emu::race_op::store, o, where);
     }
-    static bool cas(unsigned* p, unsigned expected, unsigned desired, std::memory_order o) {
+    static bool cas(unsigned* p, unsigned expected, unsigned desired, std::memory_order o,
+                    CANOPY_SITE_PARAM) {
         emu::work_item& w = emu::self();
         if (w.yield_at_atomics) {
             emu::yield(w);
@@ -74,16 +87,22 @@ struct remote_access {
                 expected, desired, o,
                 o == std::memory_order_acq_rel ? std::memory_order_acquire : std::memory_order_relaxed);
         }
+        note(w, p, ok ? emu::race_op::rmw : emu::race_op::rmw_failed, ok ? o : access(p, o).failure_order,
+             where);
         if (ok && expected != desired) {
             emu::note_progress(w);
         }
         return ok;
     }
-    static void release_store(unsigned* p, unsigned v) { store(p, v, std::memory_order_release); }
+    static void release_store(unsigned* p, unsigned v, CANOPY_SITE_PARAM) {
+        store(p, v, std::memory_order_release, where);
+    }
     /// Lock acquisition by a thief: the acquire stays on the remote CAS itself, because remote-scope
     /// promotion is a property of the operation (RSP Table 3 row 9): a following fence would be an
     /// ordinary device-scope fence that does not reach the victim's work-group scope.
-    static bool try_acquire(unsigned* p) { return cas(p, 0u, 1u, std::memory_order_acquire); }
+    static bool try_acquire(unsigned* p, CANOPY_SITE_PARAM) {
+        return cas(p, 0u, 1u, std::memory_order_acquire, where);
+    }
 };
 
 } // namespace canopy::runtime

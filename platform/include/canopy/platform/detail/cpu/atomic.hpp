@@ -1,7 +1,8 @@
 // Emulator: each atomic is a scheduling point (deterministic scheduler), then either the launch's
 // memory model (the scoped-cache model plugs in here) or a std::atomic_ref operation with the same
 // memory order — never HIP-CPU's "everything relaxed". The scope is passed to the model; coherent
-// memory has nothing to do with it.
+// memory has nothing to do with it. With a race detector on (work_item::race), the operation is then
+// reported to it with its call site, in the same scheduling step (no yield in between).
 #pragma once
 
 #include <atomic>
@@ -12,6 +13,7 @@
 #include "canopy/emulator/memory_model.hpp"
 #include "canopy/emulator/work_item.hpp"
 #include "canopy/platform/detail/cpu/bits.hpp"
+#include "canopy/platform/site.hpp"
 
 namespace canopy::detail {
 
@@ -37,18 +39,29 @@ constexpr std::memory_order store_order(std::memory_order o) {
                                                                               : o;
 }
 
-template <scope S, class T> T atomic_load(const T* p, std::memory_order o) {
+template <class T>
+void race_note(emu::work_item& w, const T* p, emu::race_op op, scope s, std::memory_order o, site where) {
+    emu::race_on_access(w, emu::race_event{p, sizeof(T), op, s, o, false, where});
+}
+
+template <scope S, class T> T atomic_load(const T* p, std::memory_order o, site where = {}) {
     emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
+    T v;
     if (w.model) {
-        return from_bits<T>(w.model->load(w, atomic_access<S>(p, o)));
+        v = from_bits<T>(w.model->load(w, atomic_access<S>(p, o)));
+    } else {
+        v = std::atomic_ref<T>(*const_cast<T*>(p)).load(load_order(o));
     }
-    return std::atomic_ref<T>(*const_cast<T*>(p)).load(load_order(o));
+    if (w.race) [[unlikely]] {
+        race_note(w, p, emu::race_op::load, S, o, where);
+    }
+    return v;
 }
 
-template <scope S, class T> void atomic_store(T* p, T v, std::memory_order o) {
+template <scope S, class T> void atomic_store(T* p, T v, std::memory_order o, site where = {}) {
     emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
@@ -56,12 +69,15 @@ template <scope S, class T> void atomic_store(T* p, T v, std::memory_order o) {
     emu::note_progress(w);
     if (w.model) {
         w.model->store(w, atomic_access<S>(p, o), to_bits(v));
-        return;
+    } else {
+        std::atomic_ref<T>(*p).store(v, store_order(o));
     }
-    std::atomic_ref<T>(*p).store(v, store_order(o));
+    if (w.race) [[unlikely]] {
+        race_note(w, p, emu::race_op::store, S, o, where);
+    }
 }
 
-template <scope S, class T> T atomic_exchange(T* p, T v, std::memory_order o) {
+template <scope S, class T> T atomic_exchange(T* p, T v, std::memory_order o, site where = {}) {
     emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
@@ -73,6 +89,9 @@ template <scope S, class T> T atomic_exchange(T* p, T v, std::memory_order o) {
     } else {
         old = std::atomic_ref<T>(*p).exchange(v, o);
     }
+    if (w.race) [[unlikely]] {
+        race_note(w, p, emu::race_op::rmw, S, o, where);
+    }
     // Only a change of value counts as progress: a test-and-set spin that keeps writing 1 over 1 is
     // still waiting, and the watchdog must see that.
     if (std::memcmp(&old, &v, sizeof(T)) != 0) {
@@ -82,7 +101,8 @@ template <scope S, class T> T atomic_exchange(T* p, T v, std::memory_order o) {
 }
 
 template <scope S, class T>
-bool atomic_cas(T* p, T& expected, T desired, std::memory_order success, std::memory_order failure) {
+bool atomic_cas(T* p, T& expected, T desired, std::memory_order success, std::memory_order failure,
+                site where = {}) {
     emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
@@ -98,6 +118,9 @@ bool atomic_cas(T* p, T& expected, T desired, std::memory_order success, std::me
         }
     } else {
         ok = std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, success, load_order(failure));
+    }
+    if (w.race) [[unlikely]] {
+        race_note(w, p, ok ? emu::race_op::rmw : emu::race_op::rmw_failed, S, ok ? success : failure, where);
     }
     if (ok && std::memcmp(&expected, &desired, sizeof(T)) != 0) {
         emu::note_progress(w);
@@ -132,7 +155,7 @@ constexpr emu::mm_rmw to_mm(rmw_op op) {
     return emu::mm_rmw::add;
 }
 
-template <scope S, rmw_op Op, class T> T atomic_fetch(T* p, T v, std::memory_order o) {
+template <scope S, rmw_op Op, class T> T atomic_fetch(T* p, T v, std::memory_order o, site where = {}) {
     emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
@@ -156,22 +179,28 @@ template <scope S, rmw_op Op, class T> T atomic_fetch(T* p, T v, std::memory_ord
         }
         }
     }
+    if (w.race) [[unlikely]] {
+        race_note(w, p, emu::race_op::rmw, S, o, where);
+    }
     if (apply_rmw<Op>(old, v) != old) {
         emu::note_progress(w);
     }
     return old;
 }
 
-template <scope S> void fence(std::memory_order o) {
+template <scope S> void fence(std::memory_order o, site where = {}) {
     emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
     if (w.model) {
         w.model->fence(w, S, o);
-        return;
+    } else {
+        std::atomic_thread_fence(o);
     }
-    std::atomic_thread_fence(o);
+    if (w.race) [[unlikely]] {
+        emu::race_on_fence(w, S, o, where);
+    }
 }
 
 } // namespace canopy::detail

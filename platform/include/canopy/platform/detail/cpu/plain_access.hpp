@@ -1,7 +1,9 @@
 // Emulator: ld/st are scheduling points (deterministic scheduler) and go through the launch's memory
 // model, so that a missing synchronization shows up as a stale value. Without a model they are relaxed
 // atomic accesses: a GPU's plain access is not a C++ data race in the emulator's own terms (TSan stays
-// quiet about them), and relaxed is exactly as weak as the kernel may assume.
+// quiet about them), and relaxed is exactly as weak as the kernel may assume. With a race detector on
+// (work_item::race) each access of at most 8 bytes is reported to it with its call site; larger
+// objects are not seen (read them field by field with ld()).
 #pragma once
 
 #include <atomic>
@@ -12,16 +14,21 @@
 #include "canopy/emulator/memory_model.hpp"
 #include "canopy/emulator/work_item.hpp"
 #include "canopy/platform/detail/cpu/bits.hpp"
+#include "canopy/platform/site.hpp"
 
 namespace canopy {
 
-template <class T> T ld(const T* p) {
+template <class T> T ld(const T* p, CANOPY_SITE_PARAM) {
     static_assert(std::is_trivially_copyable_v<T>);
     emu::work_item& w = emu::self();
     if (w.yield_at_plain) {
         emu::yield(w);
     }
     if constexpr (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {
+        if (w.race) [[unlikely]] { // no yield until the load: it is this same step
+            emu::race_on_access(w, emu::race_event{p, sizeof(T), emu::race_op::plain_load, scope::device,
+                                                   std::memory_order_relaxed, false, where});
+        }
         if (w.model) {
             return detail::from_bits<T>(w.model->plain_load(w, p, sizeof(T)));
         }
@@ -35,7 +42,7 @@ template <class T> T ld(const T* p) {
     }
 }
 
-template <class T> void st(T* p, T v) {
+template <class T> void st(T* p, T v, CANOPY_SITE_PARAM) {
     static_assert(std::is_trivially_copyable_v<T>);
     emu::work_item& w = emu::self();
     if (w.yield_at_plain) {
@@ -43,6 +50,10 @@ template <class T> void st(T* p, T v) {
     }
     emu::note_progress(w);
     if constexpr (sizeof(T) <= 8 && (sizeof(T) & (sizeof(T) - 1)) == 0) {
+        if (w.race) [[unlikely]] {
+            emu::race_on_access(w, emu::race_event{p, sizeof(T), emu::race_op::plain_store, scope::device,
+                                                   std::memory_order_relaxed, false, where});
+        }
         if (w.model) {
             w.model->plain_store(w, p, sizeof(T), detail::to_bits(v));
             return;

@@ -1,0 +1,87 @@
+// canopy/emulator/race_detector.hpp — the heterogeneous-race detector (issue 13; docs/race-detector.md).
+//
+// With options::race_check set, a deterministic launch reports every access, fence, block barrier and
+// sub-group collective of its work-items here, in schedule order. The detector analyses that order as
+// the SC candidate execution HRF's definitions are stated over: vector clocks per work-item (one per
+// scope level for HRF-direct), release sets per synchronization location, and a shadow of recent
+// accesses per 4-byte word. Races go to launch_report::races (the first options::race_report_limit
+// distinct site pairs); a racy launch does not throw by itself.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "canopy/emulator/options.hpp"
+#include "canopy/emulator/work_item.hpp"
+#include "canopy/platform/config.hpp"
+#include "canopy/platform/scope.hpp"
+#include "canopy/platform/site.hpp"
+
+namespace canopy::emu {
+
+/// Launches with more work-items are refused: the detector keeps N vector clocks of N entries (for
+/// HRF-direct, 4 N of them).
+inline constexpr unsigned race_detector_max_work_items = 4096;
+
+/// One side of a race.
+struct race_access {
+    canopy::site where;
+    unsigned block = 0, thread = 0, subgroup = 0, lane = 0; // thread: index in the work-group
+    const void* address = nullptr;
+    unsigned size = 0;
+    race_op op = race_op::plain_load;
+    canopy::scope scope = canopy::scope::device; // atomics only
+    std::memory_order order = std::memory_order_relaxed;
+    bool remote = false;
+
+    bool atomic() const { return op != race_op::plain_load && op != race_op::plain_store; }
+    bool writes() const { return op == race_op::plain_store || op == race_op::store || op == race_op::rmw; }
+};
+
+struct race_report {
+    race_access first;  // the access earlier in the schedule
+    race_access second; // the access that completed the race
+    race_check_kind model = race_check_kind::none;
+    std::string reason;
+    std::uint64_t seed = 0;        // the deterministic scheduler's seed that replays it
+    std::uint64_t occurrences = 1; // races found with this pair of sites in the launch
+};
+
+/// "plain write of 4 bytes at 0x... (tests/x.cpp:12, block 0 work-item 1, sub-group 0 lane 1)".
+std::string to_string(const race_access& a);
+/// A multi-line report: the model, both accesses, the reason and the replay seed.
+std::string to_string(const race_report& r);
+
+class race_detector {
+  public:
+    /// Throws canopy::error when the launch has more than race_detector_max_work_items work-items.
+    race_detector(race_check_kind model, unsigned grid, unsigned block, unsigned subgroup_size,
+                  std::uint64_t seed, unsigned report_limit);
+    ~race_detector();
+    race_detector(const race_detector&) = delete;
+    race_detector& operator=(const race_detector&) = delete;
+
+    void access(const work_item& w, const race_event& e);
+    void fence(const work_item& w, canopy::scope s, std::memory_order o, canopy::site where);
+    /// A block_barrier completed in work-group `block`: work-group-scope acq_rel among all its work-items.
+    void barrier(unsigned block);
+    /// A sub-group collective completed: sub-group-scope acq_rel among the lanes in `lanes`.
+    void collective(unsigned block, unsigned subgroup, canopy::lane_mask lanes);
+
+    /// [p, p + bytes) is being reused (a new work-group's shared memory, a fiber stack): drop its shadow.
+    void forget(const void* p, std::size_t bytes);
+
+    const std::vector<race_report>& reports() const;
+    /// Distinct site pairs found (reports() keeps the first report_limit of them).
+    std::uint64_t distinct_races() const;
+
+  private:
+    struct impl;
+    std::unique_ptr<impl> p_;
+};
+
+} // namespace canopy::emu
