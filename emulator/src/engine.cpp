@@ -29,6 +29,7 @@
 #include "canopy/emulator/scoped_cache_model.hpp"
 #include "canopy/emulator/stack_pool.hpp"
 #include "canopy/platform/error.hpp"
+#include "site_format.hpp"
 
 #if defined(CANOPY_ASAN)
 #    include <sanitizer/asan_interface.h>
@@ -64,9 +65,10 @@ struct pooled_stack {
     void deallocate(ctx::stack_context&) noexcept { pool->release(mem); }
 };
 
+} // namespace
+
 std::string format_site(const site& s) {
-    const char* f = s.file;
-    // Report paths relative to the source tree: long absolute paths drown the report.
+    const char* f = s.file ? s.file : "?";
     if (const char* p = std::strstr(f, "/tests/")) {
         f = p + 1;
     } else if (const char* q = std::strrchr(f, '/')) {
@@ -74,8 +76,6 @@ std::string format_site(const site& s) {
     }
     return fmt::format("{}:{}", f, s.line);
 }
-
-} // namespace
 
 struct fiber_record {
     work_item wi;

@@ -12,7 +12,6 @@
 #include "canopy/emulator/race_detector.hpp"
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 #include <tuple>
 
@@ -20,6 +19,7 @@
 
 #include "canopy/emulator/address_map.hpp"
 #include "canopy/platform/error.hpp"
+#include "site_format.hpp"
 
 namespace canopy::emu {
 
@@ -64,23 +64,12 @@ const char* op_name(race_op op) {
     return "?";
 }
 
-std::string site_text(const site& s) {
-    const char* f = s.file ? s.file : "?";
-    // Paths relative to the source tree, as the engine's reports print them.
-    if (const char* p = std::strstr(f, "/tests/")) {
-        f = p + 1;
-    } else if (const char* q = std::strrchr(f, '/')) {
-        f = q + 1;
-    }
-    return fmt::format("{}:{}", f, s.line);
-}
-
 } // namespace
 
 std::string to_string(const race_access& a) {
     std::string s =
         fmt::format("{} of {} bytes at {} ({}; block {} work-item {}, sub-group {} lane {})", op_name(a.op),
-                    a.size, a.address, site_text(a.where), a.block, a.thread, a.subgroup, a.lane);
+                    a.size, a.address, format_site(a.where), a.block, a.thread, a.subgroup, a.lane);
     if (a.atomic()) {
         s += fmt::format(", {} scope, {}{}", to_string(a.scope), order_name(a.order),
                          a.remote ? ", remote" : "");
