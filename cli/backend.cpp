@@ -55,9 +55,29 @@ void configure_emulator(const emulator_settings& s) {
     o.memory_model = emu::parse_memory_model(s.memory_model);
     o.rsp_original_scheme = s.scheme == "original";
     o.timed = s.timed;
+    o.race_check = emu::parse_race_check(s.race_check);
+    emu::reset_race_log();
 #else
     (void)s;
 #endif
+}
+
+race_summary collect_races() {
+    race_summary r;
+#if defined(CANOPY_BACKEND_CPU)
+    if (emu::current_options().race_check == emu::race_check_kind::none) {
+        return r;
+    }
+    const emu::race_log& log = emu::accumulated_races();
+    r.checked = true;
+    r.model = emu::to_string(emu::current_options().race_check);
+    r.launches = log.launches;
+    r.distinct = log.distinct_races;
+    for (const emu::race_report& rep : log.races) {
+        r.text += emu::to_string(rep) + "\n";
+    }
+#endif
+    return r;
 }
 
 namespace {

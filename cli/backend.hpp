@@ -37,9 +37,19 @@ struct emulator_settings {
     std::string memory_model = "coherent"; // or "scoped": the scoped-cache model
     std::string scheme = "proposed";       // scoped model: RSP Table 3 column
     bool timed = false;                    // deterministic scheduler in simulated-time order
+    std::string race_check = "none";       // or hrf-direct, hrf-indirect, rsp (docs/race-detector.md)
 };
-/// Installs the settings as the emulator's options (nothing on GPU backends).
+/// Installs the settings as the emulator's options (nothing on GPU backends), and starts a new race log.
 void configure_emulator(const emulator_settings& s);
+
+/// The races every race-checked launch of this command found (emulator only; `checked` false otherwise).
+struct race_summary {
+    bool checked = false;
+    std::string model;
+    unsigned long long launches = 0, distinct = 0;
+    std::string text; // every kept report, one block each
+};
+race_summary collect_races();
 
 struct relay_result {
     std::string device;

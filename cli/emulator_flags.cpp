@@ -12,13 +12,16 @@ namespace {
 // only an explicit --scheduler parallel alongside is a contradiction, reported as a usage error (exit
 // 2) that names both flags.
 void resolve_scheduler(emulator_settings& s, const CLI::Option* scheduler, const CLI::Option* seed,
-                       const CLI::Option* memory_model, const CLI::Option* timed) {
+                       const CLI::Option* memory_model, const CLI::Option* timed, const CLI::Option* race) {
     std::vector<std::string> needs; // the given flags that need the deterministic scheduler
     if (memory_model != nullptr && memory_model->count() > 0 && s.memory_model == "scoped") {
         needs.emplace_back("--memory-model scoped");
     }
     if (timed != nullptr && timed->count() > 0 && s.timed) {
         needs.emplace_back("--timed");
+    }
+    if (race != nullptr && race->count() > 0 && s.race_check != "none") {
+        needs.emplace_back("--race-check " + s.race_check);
     }
     if (seed != nullptr && seed->count() > 0) {
         needs.emplace_back("--seed");
@@ -82,8 +85,15 @@ void add_emulator_flags(CLI::App& sub, emulator_settings& s, emulator_flag_set w
                              "deterministic scheduler in simulated-time order; reports cycles_makespan (the "
                              "modelled duration; use with --memory-model scoped)");
     }
-    sub.parse_complete_callback([&s, scheduler, seed, memory_model, timed] {
-        resolve_scheduler(s, scheduler, seed, memory_model, timed);
+    CLI::Option* race =
+        sub.add_option(
+               "--race-check", s.race_check,
+               "check every launch for heterogeneous races under this model (deterministic scheduler; "
+               "docs/race-detector.md): the races are reported at the end and the command exits 1")
+            ->check(CLI::IsMember({"none", "hrf-direct", "hrf-indirect", "rsp"}))
+            ->default_val(s.race_check);
+    sub.parse_complete_callback([&s, scheduler, seed, memory_model, timed, race] {
+        resolve_scheduler(s, scheduler, seed, memory_model, timed, race);
     });
 }
 

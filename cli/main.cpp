@@ -43,7 +43,22 @@ int main(int argc, char** argv) {
     try {
         for (const auto& [name, act] : actions) {
             if (app.got_subcommand(name)) {
-                return act();
+                const int code = act();
+                // --race-check: the command's own output first, then every race its launches had.
+                const canopy::cli::race_summary races = canopy::cli::collect_races();
+                if (!races.checked) {
+                    return code;
+                }
+                std::fflush(stdout); // the command's report before the races, also when both go to one file
+                if (races.distinct == 0) {
+                    fmt::print(stderr, "canopy: race check ({}): no heterogeneous races in {} launch(es)\n",
+                               races.model, races.launches);
+                    return code;
+                }
+                fmt::print(stderr, "{}canopy: race check ({}): {} distinct race(s) in {} launch(es){}\n",
+                           races.text, races.model, races.distinct, races.launches,
+                           races.distinct > 10 ? " (the first 10 shown)" : "");
+                return code == 0 ? 1 : code;
             }
         }
     } catch (const std::exception& e) { // canopy::error and friends: a runtime error

@@ -17,6 +17,7 @@
 #include <exception>
 #include <queue>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -48,6 +49,36 @@ thread_local work_item* current = nullptr;
 namespace {
 
 thread_local launch_report last_report_;
+thread_local race_log race_log_;
+// Site pairs already in race_log_ (unordered: "file:line|file:line" with the smaller first).
+thread_local std::set<std::string> race_log_keys_;
+
+std::string race_key(const race_report& r) {
+    std::string a = std::string(r.first.where.file) + ":" + std::to_string(r.first.where.line);
+    std::string b = std::string(r.second.where.file) + ":" + std::to_string(r.second.where.line);
+    return a < b ? a + "|" + b : b + "|" + a;
+}
+
+// Adds one launch's races to the thread's log: repeats of a site pair add occurrences.
+void log_races(const std::vector<race_report>& races, unsigned limit) {
+    ++race_log_.launches;
+    for (const race_report& r : races) {
+        const std::string k = race_key(r);
+        if (race_log_keys_.insert(k).second) {
+            ++race_log_.distinct_races;
+            if (race_log_.races.size() < limit) {
+                race_log_.races.push_back(r);
+            }
+            continue;
+        }
+        for (race_report& seen : race_log_.races) {
+            if (race_key(seen) == k) {
+                seen.occurrences += r.occurrences;
+                break;
+            }
+        }
+    }
+}
 
 /// Thrown inside a fiber to unwind it when the launch is being aborted.
 struct kernel_abort {};
@@ -284,6 +315,7 @@ void engine::run() {
     if (race_) {
         r.races = race_->reports();
         r.distinct_races = race_->distinct_races();
+        log_races(r.races, opt_.race_report_limit);
     }
 
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -1078,6 +1110,13 @@ void run(unsigned grid, unsigned block, std::size_t dynamic_shared_bytes, kernel
 }
 
 const launch_report& last_report() { return last_report_; }
+
+const race_log& accumulated_races() { return race_log_; }
+
+void reset_race_log() {
+    race_log_ = race_log{};
+    race_log_keys_.clear();
+}
 
 work_item& self_slow() {
     throw canopy::error("a kernel-side canopy function (ids, atomics, barriers, collectives) was called "

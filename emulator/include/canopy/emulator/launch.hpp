@@ -49,6 +49,16 @@ void run(unsigned grid, unsigned block, std::size_t dynamic_shared_bytes, kernel
 /// What the last run() on this OS thread did.
 const launch_report& last_report();
 
+/// The races of every race-checked launch on this OS thread since reset_race_log(): a command that
+/// launches many kernels (a multi-kernel graph strategy, a seed sweep) reports them once, at the end.
+struct race_log {
+    std::uint64_t launches = 0;       // race-checked launches
+    std::vector<race_report> races;   // the first options::race_report_limit site pairs, in order found
+    std::uint64_t distinct_races = 0; // distinct site pairs over all those launches
+};
+const race_log& accumulated_races();
+void reset_race_log();
+
 /// Work-groups resident at once on the current virtual device for this block size and shared memory
 /// (0: cannot launch).
 unsigned resident_slots(unsigned block, std::size_t shared_bytes);
