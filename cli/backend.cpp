@@ -4,6 +4,7 @@
 #include <string>
 
 #include "canopy/platform/platform.hpp"
+#include "canopy/workloads/donation.hpp"
 
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/emulator/launch.hpp"
@@ -169,6 +170,29 @@ relay_result run_relay(unsigned block, unsigned laps) {
             [&](const std::string& k, std::uint64_t v) { r.memory_counters.emplace_back(k, v); });
     }
 #endif
+    return r;
+}
+
+donation_result run_donation(bool by_reference) {
+    using L = workloads::donation_layout;
+    const device_info d = query_device();
+    // Two sub-groups per work-group: the producer and the mover must not share a sub-group (donation.hpp).
+    const unsigned block = 2 * d.subgroup_size;
+    if (max_resident_blocks<workloads::donation_kernel>(block) < 2) {
+        throw error("the donation kernel needs 2 resident work-groups of " + std::to_string(block) +
+                    " work-items, and " + d.name + " holds fewer");
+    }
+    device_buffer<unsigned> mem(L::words);
+    mem.fill_zero();
+    launch({.grid = 2, .block = block}, workloads::donation_kernel{mem.data(), by_reference});
+    const std::vector<unsigned> v = mem.to_vector();
+    donation_result r;
+    r.device = d.name;
+    r.by_reference = by_reference;
+    r.block = block;
+    r.read = v[L::result];
+    r.written = L::task;
+    r.timed_out = v[L::status] != 0;
     return r;
 }
 

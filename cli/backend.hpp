@@ -66,4 +66,14 @@ struct relay_result {
 /// The demo: a token relayed around every resident work-group `laps` times (cli/backend.cpp).
 relay_result run_relay(unsigned block, unsigned laps);
 
+struct donation_result {
+    std::string device;
+    bool by_reference = true;
+    unsigned block = 0;
+    unsigned read = 0, written = 0; // what the consumer read, what the producer wrote
+    bool timed_out = false;
+};
+/// The HRF paper's donation example (canopy/workloads/donation.hpp): by reference or by copy.
+donation_result run_donation(bool by_reference);
+
 } // namespace canopy::cli

@@ -1000,7 +1000,7 @@ void engine::complete_collective(block_state& b, unsigned subgroup, work_item* l
     sg.snapshot_mask = sg.arrived_mask;
     sg.arrived = 0;
     if (race_) {
-        race_->collective(b.id, subgroup, sg.arrived_mask);
+        race_->collective(b.id, subgroup, sg.arrived_mask, sg.kind);
     }
     const unsigned first = subgroup * opt_.device.subgroup_size;
     // A collective completes when its last lane arrives: every lane leaves at that lane's clock.

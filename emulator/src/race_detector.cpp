@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "canopy/emulator/address_map.hpp"
+#include "canopy/emulator/launch.hpp"
 #include "canopy/platform/error.hpp"
 #include "site_format.hpp"
 
@@ -549,7 +550,24 @@ struct race_detector::impl {
     }
 
     /// acq_rel among `members` at scope `level`: everyone gets the join of everyone's clock.
+    ///
+    /// A barrier is also the atomic that fence-fence synchronization needs (C11 [atomics.fences]: a
+    /// release fence, an atomic write, a read of it, an acquire fence): every member's release fences
+    /// become pending for every other member, and a later acquire fence at a scope whose instance
+    /// includes both synchronizes at that scope. That is OpenCL 2.0's work_group_barrier(flags, scope)
+    /// (a release fence, the barrier, an acquire fence, all at `scope`), and it is how a sub-group hands
+    /// memory over at device scope under HRF-direct: fence DV release; subgroup_barrier; fence DV
+    /// acquire. Without the fences the barrier orders only at its own scope.
     template <class Members> void rendezvous(unsigned level, const Members& members) {
+        for (unsigned t : members) {
+            for (const auto& f : fences[t]) {
+                for (unsigned u : members) {
+                    if (u != t) {
+                        merge(pending[u], f);
+                    }
+                }
+            }
+        }
         std::vector<std::uint32_t> j(n, 0);
         for (unsigned k : {comp(level), union_comp()}) {
             std::fill(j.begin(), j.end(), 0);
@@ -599,7 +617,13 @@ void race_detector::barrier(unsigned block) {
     p_->rendezvous(1, members);
 }
 
-void race_detector::collective(unsigned block, unsigned subgroup, lane_mask lanes) {
+void race_detector::collective(unsigned block, unsigned subgroup, lane_mask lanes, collective_kind kind) {
+    if (kind != collective_kind::barrier) {
+        // broadcast, shuffle, ballot, any/all, scan move values only: in the PTX model shfl.sync,
+        // vote.sync and redux.sync are not memory operations and order no memory between lanes, so
+        // they create no happens-before here either (the strictest GPU decides; docs/scopes.md).
+        return;
+    }
     std::vector<unsigned> members;
     for (unsigned l = 0; l < max_subgroup_size; ++l) {
         if (lanes >> l & 1) {

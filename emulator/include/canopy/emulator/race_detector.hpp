@@ -23,6 +23,8 @@
 
 namespace canopy::emu {
 
+enum class collective_kind : std::uint8_t; // launch.hpp
+
 /// Launches with more work-items are refused: the detector keeps N vector clocks of N entries (for
 /// HRF-direct, 4 N of them).
 inline constexpr unsigned race_detector_max_work_items = 4096;
@@ -69,8 +71,9 @@ class race_detector {
     void fence(const work_item& w, canopy::scope s, std::memory_order o, canopy::site where);
     /// A block_barrier completed in work-group `block`: work-group-scope acq_rel among all its work-items.
     void barrier(unsigned block);
-    /// A sub-group collective completed: sub-group-scope acq_rel among the lanes in `lanes`.
-    void collective(unsigned block, unsigned subgroup, canopy::lane_mask lanes);
+    /// A sub-group collective completed. subgroup_barrier (kind barrier) is a sub-group-scope acq_rel
+    /// among the lanes in `lanes`; every other kind moves values only and orders no memory (PTX).
+    void collective(unsigned block, unsigned subgroup, canopy::lane_mask lanes, collective_kind kind);
 
     /// [p, p + bytes) is being reused (a new work-group's shared memory, a fiber stack): drop its shadow.
     void forget(const void* p, std::size_t bytes);

@@ -317,6 +317,12 @@ template <policy P, class... Tasks> struct scheduler {
             }
             // Leader -> lanes: the leader's acquire of the front (at its source's scope) and its last
             // iteration's reads of private slots (donations) come before the lanes' accesses below.
+            // A release fence at the private scope, the barrier, an acquire fence at the same scope
+            // (below): OpenCL's work_group_barrier(flags, scope) for one sub-group. Under HRF-direct
+            // (Sp = device) that makes the hand-off one more device-scope synchronization, so the chain
+            // producer -> leader -> lane uses one scope; the barrier alone is a sub-group-scope edge,
+            // which HRF-direct does not compose with the leader's device-scope acquire.
+            fence<Sp>(std::memory_order_release);
             subgroup_barrier();
             if (kind == detail::pk_rsp) {
                 pt += 1; // the leader copied the stolen front into private slot pt
@@ -344,7 +350,11 @@ template <policy P, class... Tasks> struct scheduler {
             bad = any(bad);
             // Lanes -> leader: every lane's reads of the front come before the leader frees its slot
             // (the unlock below lets a producer overwrite it) or the lanes repack the private slot.
+            // Fenced at the private scope for the same reason as the hand-off above: under HRF-direct
+            // the lanes' reads must reach the next writer of the slot through device-scope edges only.
+            fence<Sp>(std::memory_order_release);
             subgroup_barrier();
+            fence<Sp>(std::memory_order_acquire);
             if (leader) {
                 if (kind == detail::pk_workgroup) {
                     wq.commit_pop<wg_access>();
