@@ -559,13 +559,18 @@ struct race_detector::impl {
     /// memory over at device scope under HRF-direct: fence DV release; subgroup_barrier; fence DV
     /// acquire. Without the fences the barrier orders only at its own scope.
     template <class Members> void rendezvous(unsigned level, const Members& members) {
+        // One joined set (members of one barrier share their instances, so it has at most one entry
+        // per level), then one merge per member: O(members x n), not O(members^2 x n). A member's own
+        // fences in it are harmless: joining a clock a work-item already has changes nothing.
+        std::vector<rel> carried;
         for (unsigned t : members) {
             for (const auto& f : fences[t]) {
-                for (unsigned u : members) {
-                    if (u != t) {
-                        merge(pending[u], f);
-                    }
-                }
+                merge(carried, f);
+            }
+        }
+        for (const auto& f : carried) {
+            for (unsigned u : members) {
+                merge(pending[u], f);
             }
         }
         std::vector<std::uint32_t> j(n, 0);
@@ -592,13 +597,16 @@ struct race_detector::impl {
 
 race_detector::race_detector(race_check_kind model, unsigned grid, unsigned block, unsigned subgroup_size,
                              std::uint64_t seed, unsigned report_limit) {
-    const unsigned long long n = static_cast<unsigned long long>(grid) * block;
-    if (n > race_detector_max_work_items) {
+    const std::uint64_t n = static_cast<std::uint64_t>(grid) * block;
+    const std::uint64_t clocks = model == race_check_kind::hrf_direct ? n_levels + 1 : 1;
+    const std::uint64_t bytes = clocks * n * n * sizeof(std::uint32_t);
+    if (bytes > race_detector_max_clock_bytes) {
         throw canopy::error(fmt::format(
-            "emulator: the race detector ({}) handles at most {} work-items per launch (a vector clock of "
-            "every work-item per work-item); this launch has {} x {} = {}: check it on a smaller grid or "
-            "block, or a smaller virtual device (CANOPY_EMU_DEVICE)",
-            to_string(model), race_detector_max_work_items, grid, block, n));
+            "emulator: the race detector ({}) keeps {} vector clock(s) of one entry per work-item for each "
+            "work-item; this launch has {} x {} = {} work-items, {:.1f} GiB of clocks, above the {} GiB "
+            "limit: check it on a smaller grid or block, or a smaller virtual device (CANOPY_EMU_DEVICE)",
+            to_string(model), clocks, grid, block, n, static_cast<double>(bytes) / (1u << 30),
+            race_detector_max_clock_bytes >> 30));
     }
     p_ = std::make_unique<impl>(model, grid, block, subgroup_size, seed, report_limit);
 }
