@@ -58,9 +58,11 @@ std::string to_string(const race_report& r);
 
 class race_detector {
   public:
-    /// Throws canopy::error when the launch has more than race_detector_max_work_items work-items.
+    /// Throws canopy::error when the launch has more than race_detector_max_work_items work-items, or
+    /// when `block_device` is neither empty nor one device id per work-group. `block_device`: the
+    /// device of each work-group (options::race_block_device); empty: one device.
     race_detector(race_check_kind model, unsigned grid, unsigned block, unsigned subgroup_size,
-                  std::uint64_t seed, unsigned report_limit);
+                  std::uint64_t seed, unsigned report_limit, std::vector<unsigned> block_device = {});
     ~race_detector();
     race_detector(const race_detector&) = delete;
     race_detector& operator=(const race_detector&) = delete;
