@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <set>
@@ -547,7 +548,10 @@ bool holds(const cond& c, const test& t, const std::vector<std::vector<value>>& 
 namespace {
 
 /// "file:line" of one side of a race, and the unordered pair of both (the per-test deduplication key).
-std::string site_text(const canopy::site& s) { return fmt::format("{}:{}", s.file, s.line); }
+/// The file's name only, as the detector's reports print it: a test's sites are all in one file.
+std::string site_text(const canopy::site& s) {
+    return fmt::format("{}:{}", std::filesystem::path(s.file).filename().string(), s.line);
+}
 std::string pair_key(const emu::race_report& r) {
     std::string a = site_text(r.first.where), b = site_text(r.second.where);
     return a < b ? a + " | " + b : b + " | " + a;
