@@ -235,7 +235,7 @@ engine::engine(const options& opt, unsigned grid, unsigned block, std::size_t dy
         // Throws when the launch is too large to check. A fresh detector per launch: the launch
         // boundary synchronizes everything with the host.
         race_ = std::make_unique<race_detector>(opt_.race_check, grid_, block_, d.subgroup_size, opt_.seed,
-                                                opt_.race_report_limit);
+                                                opt_.race_report_limit, opt_.race_block_device);
     }
     stacks_ = &stack_pool::shared(opt_.stack_bytes);
 }

@@ -26,10 +26,15 @@ namespace canopy::emu {
 
 namespace {
 
-constexpr unsigned n_levels = 3; // sub-group, work-group, device (system is device: one device)
+// Scope levels: sub-group 0, work-group 1, device 2, and system 3 when the launch stands for several
+// devices (options::race_block_device). On one device system scope *is* device scope (level 2), which
+// keeps single-device pairing unchanged: under HRF a system-scope release pairs with a device-scope
+// acquire there, since both name the same instance.
+constexpr unsigned system_level = 3;
 
-unsigned level_of(scope s) { return s == scope::subgroup ? 0u : s == scope::workgroup ? 1u : 2u; }
-const char* level_name(unsigned l) { return l == 0 ? "sub-group" : l == 1 ? "work-group" : "device"; }
+const char* level_name(unsigned l) {
+    return l == 0 ? "sub-group" : l == 1 ? "work-group" : l == 2 ? "device" : "system";
+}
 
 bool is_acquire(std::memory_order o) {
     return o == std::memory_order_acquire || o == std::memory_order_consume ||
@@ -125,8 +130,10 @@ struct race_detector::impl {
     unsigned grid, block, sgsize, n;
     std::uint64_t seed;
     unsigned limit;
+    std::vector<unsigned> device; // per work-group (empty: one device)
     bool direct;
-    unsigned nvc; // clocks per work-item
+    unsigned n_levels; // scope levels with their own instance: 3, or 4 with several devices (system)
+    unsigned nvc;      // clocks per work-item
     std::vector<std::uint32_t> clocks;
     std::vector<std::uint32_t> own;
     std::vector<std::vector<rel>> fences;  // per work-item: its release fences (one per level)
@@ -140,9 +147,11 @@ struct race_detector::impl {
     std::map<std::tuple<std::string, unsigned, std::string, unsigned>, std::size_t> seen; // -> report or npos
     std::uint64_t distinct = 0;
 
-    impl(race_check_kind m, unsigned g, unsigned b, unsigned sg, std::uint64_t s, unsigned lim)
-        : model(m), grid(g), block(b), sgsize(sg), n(g * b), seed(s), limit(lim),
-          direct(m == race_check_kind::hrf_direct), nvc(direct ? n_levels + 1 : 1) {
+    impl(race_check_kind m, unsigned g, unsigned b, unsigned sg, std::uint64_t s, unsigned lim,
+         std::vector<unsigned> dev)
+        : model(m), grid(g), block(b), sgsize(sg), n(g * b), seed(s), limit(lim), device(std::move(dev)),
+          direct(m == race_check_kind::hrf_direct), n_levels(device.empty() ? 3u : 4u),
+          nvc(direct ? n_levels + 1 : 1) {
         clocks.assign(static_cast<std::size_t>(nvc) * n * n, 0);
         own.assign(n, 1);
         for (unsigned t = 0; t < n; ++t) {
@@ -161,15 +170,28 @@ struct race_detector::impl {
 
     unsigned block_of(unsigned t) const { return t / block; }
     unsigned sg_of(unsigned t) const { return (t % block) / sgsize; }
+    unsigned device_of(unsigned blk) const { return device.empty() ? 0u : device[blk]; }
+
+    unsigned level_of(scope s) const {
+        return s == scope::subgroup                            ? 0u
+               : s == scope::workgroup                         ? 1u
+               : s == scope::system && n_levels > system_level ? system_level
+                                                               : 2u;
+    }
 
     /// Is `u` in the instance of scope level `level` that a work-item of (blk, sg) belongs to?
     bool reaches(unsigned level, unsigned blk, unsigned sg, unsigned u) const {
-        return level == 2 || (blk == block_of(u) && (level == 1 || sg == sg_of(u)));
+        if (level >= 2) {
+            return level == system_level || device_of(blk) == device_of(block_of(u));
+        }
+        return blk == block_of(u) && (level == 1 || sg == sg_of(u));
     }
     std::string instance(unsigned level, unsigned blk, unsigned sg) const {
         return level == 0   ? fmt::format("sub-group {} of block {}", sg, blk)
                : level == 1 ? fmt::format("work-group {}", blk)
-                            : std::string("the device");
+               : level == 2
+                   ? (device.empty() ? std::string("the device") : fmt::format("device {}", device_of(blk)))
+                   : std::string("the system");
     }
 
     /// Pairing (and atomic inclusion): does (level a, remote ra) of a work-item at (blk, sg) include
@@ -357,7 +379,10 @@ struct race_detector::impl {
         a.address = r.address;
         a.size = r.size;
         a.op = r.op;
-        a.scope = r.level == 0 ? scope::subgroup : r.level == 1 ? scope::workgroup : scope::device;
+        a.scope = r.level == 0   ? scope::subgroup
+                  : r.level == 1 ? scope::workgroup
+                  : r.level == 2 ? scope::device
+                                 : scope::system;
         a.order = r.order;
         a.remote = r.asked_remote;
         return a;
@@ -596,9 +621,10 @@ struct race_detector::impl {
 };
 
 race_detector::race_detector(race_check_kind model, unsigned grid, unsigned block, unsigned subgroup_size,
-                             std::uint64_t seed, unsigned report_limit) {
+                             std::uint64_t seed, unsigned report_limit, std::vector<unsigned> block_device) {
     const std::uint64_t n = static_cast<std::uint64_t>(grid) * block;
-    const std::uint64_t clocks = model == race_check_kind::hrf_direct ? n_levels + 1 : 1;
+    const std::uint64_t levels = block_device.empty() ? 3 : 4; // impl::n_levels
+    const std::uint64_t clocks = model == race_check_kind::hrf_direct ? levels + 1 : 1;
     const std::uint64_t bytes = clocks * n * n * sizeof(std::uint32_t);
     if (bytes > race_detector_max_clock_bytes) {
         throw canopy::error(fmt::format(
@@ -608,7 +634,13 @@ race_detector::race_detector(race_check_kind model, unsigned grid, unsigned bloc
             to_string(model), clocks, grid, block, n, static_cast<double>(bytes) / (1u << 30),
             race_detector_max_clock_bytes >> 30));
     }
-    p_ = std::make_unique<impl>(model, grid, block, subgroup_size, seed, report_limit);
+    if (!block_device.empty() && block_device.size() != grid) {
+        throw canopy::error(fmt::format("emulator: the race detector was given the device of {} work-groups "
+                                        "for a launch of {} (options::race_block_device)",
+                                        block_device.size(), grid));
+    }
+    p_ = std::make_unique<impl>(model, grid, block, subgroup_size, seed, report_limit,
+                                std::move(block_device));
 }
 
 race_detector::~race_detector() = default;

@@ -681,4 +681,72 @@ TEST(RaceDetector, DeduplicatesBySitePair) {
     });
 }
 
+// ---- several devices (options::race_block_device; the litmus runner's multi-device scopeTrees) ----
+
+// RSP_Test12 (notes §3.4, §3.3 footnote 3): x written, then released at work-group scope in device 0;
+// acquired by a remote device-scope load in device 1. A remote op's own scope must reach the other
+// party, and device scope does not cross devices: the atomics race. On one device the remote DV load
+// reaches work-group 0 and promotes the pair (RSP_Test2): race-free.
+void rsp_test12(unsigned* m) {
+    if (canopy::block_id() == 0) {
+        canopy::st(&m[0], 1u);
+        at<scope::workgroup>(m[1]).store(1, Mo::release);
+    } else if (remote_load(&m[1], scope::device, Mo::acquire) == 1) {
+        (void)canopy::ld(&m[0]);
+    }
+}
+// RSP_Test3's hop (notes §3.4): the same message passing at system (all_svm_devices) scope, remote on
+// the acquiring side, crosses devices.
+void system_scope_mp(unsigned* m) {
+    if (canopy::block_id() == 0) {
+        canopy::st(&m[0], 1u);
+        at<scope::workgroup>(m[1]).store(1, Mo::release);
+    } else if (remote_load(&m[1], scope::system, Mo::acquire) == 1) {
+        (void)canopy::ld(&m[0]);
+    }
+}
+// Device-scope message passing without promotion: race-free on one device, racy across two (HRF too:
+// device scope is one device's instance).
+void device_scope_mp(unsigned* m) {
+    if (canopy::block_id() == 0) {
+        canopy::st(&m[0], 1u);
+        at<scope::device>(m[1]).store(1, Mo::release);
+    } else {
+        canopy::spin_until([&] { return at<scope::device>(m[1]).load(Mo::acquire) == 1; });
+        (void)canopy::ld(&m[0]);
+    }
+}
+
+emu::options two_devices(race_check_kind m) {
+    auto o = opts(m);
+    o.race_block_device = {0, 1};
+    return o;
+}
+
+TEST(RaceDetector, SeveralDevices) {
+    EXPECT_RACE_FREE(opts(rsp), 2, 1, 2, rsp_test12);
+    EXPECT_RACY(two_devices(rsp), 2, 1, 2, rsp_test12);
+    std::string rep;
+    racy_seeds(two_devices(rsp), 2, 1, 2, rsp_test12, &rep);
+    EXPECT_NE(rep.find("device 1's scope does not include block 0"), std::string::npos) << rep;
+
+    EXPECT_RACE_FREE(two_devices(rsp), 2, 1, 2, system_scope_mp);
+
+    EXPECT_RACE_FREE(opts(indirect), 2, 1, 2, device_scope_mp);
+    EXPECT_RACY(two_devices(indirect), 2, 1, 2, device_scope_mp);
+    EXPECT_RACY(two_devices(direct), 2, 1, 2, device_scope_mp);
+}
+
+TEST(RaceDetector, RefusesADeviceListOfTheWrongLength) {
+    auto o = opts(rsp);
+    o.race_block_device = {0, 1, 1};
+    emu::scoped_options s(o);
+    try {
+        canopy::launch({.grid = 2, .block = 1}, [] {});
+        FAIL() << "no error";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find("race_block_device"), std::string::npos) << e.what();
+    }
+}
+
 } // namespace

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "canopy/emulator/memory_counters.hpp"
 #include "canopy/emulator/virtual_device.hpp"
@@ -85,6 +86,11 @@ struct options {
     // first ones in launch_report::races (docs/race-detector.md). (CANOPY_EMU_RACE_CHECK)
     race_check_kind race_check = race_check_kind::none;
     unsigned race_report_limit = 10; // distinct site pairs kept in launch_report::races
+    // The race detector's device of each work-group (indexed by block id), for a launch that stands
+    // for several devices (the litmus runner's multi-device scopeTrees): device scope then reaches
+    // only the work-groups of the same device and system scope reaches all. Empty: one device, and
+    // system scope is device scope (the default; a GPU launch is on one device).
+    std::vector<unsigned> race_block_device;
 };
 
 /// The options the next launch uses (initialized from the environment on first use).

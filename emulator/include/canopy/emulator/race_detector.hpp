@@ -26,8 +26,9 @@ namespace canopy::emu {
 enum class collective_kind : std::uint8_t; // launch.hpp
 
 /// Launches whose clocks would need more are refused: the detector keeps N vector clocks of N 4-byte
-/// entries for N work-items (for HRF-direct, 4 N of them): 23,170 work-items under hrf-indirect and rsp,
-/// 11,585 under hrf-direct. The HRF experiment's hrf8 launch (32 work-groups of 256) needs 1 GiB.
+/// entries for N work-items (for HRF-direct, 4 N of them; 5 N with several devices): 23,170 work-items under
+/// hrf-indirect and rsp, 11,585 under hrf-direct. The HRF experiment's hrf8 launch (32 work-groups of 256)
+/// needs 1 GiB.
 inline constexpr std::uint64_t race_detector_max_clock_bytes = std::uint64_t{2} << 30;
 
 /// One side of a race.
@@ -61,9 +62,11 @@ std::string to_string(const race_report& r);
 
 class race_detector {
   public:
-    /// Throws canopy::error when the launch's clocks would exceed race_detector_max_clock_bytes.
+    /// Throws canopy::error when the launch's clocks would exceed race_detector_max_clock_bytes, or
+    /// when `block_device` is neither empty nor one device id per work-group. `block_device`: the
+    /// device of each work-group (options::race_block_device); empty: one device.
     race_detector(race_check_kind model, unsigned grid, unsigned block, unsigned subgroup_size,
-                  std::uint64_t seed, unsigned report_limit);
+                  std::uint64_t seed, unsigned report_limit, std::vector<unsigned> block_device = {});
     ~race_detector();
     race_detector(const race_detector&) = delete;
     race_detector& operator=(const race_detector&) = delete;

@@ -12,4 +12,9 @@ namespace canopy::litmus {
 /// notes/scopes-hrf-rsp.md §3.4. nullopt: not known.
 std::optional<std::string> known_verdict(const std::string& test_name);
 
+/// Whether the OpenCL+RSP model (race_check_kind::rsp) finds a heterogeneous race in some consistent
+/// execution of a test of the RSP corpus (notes/scopes-hrf-rsp.md §3.4's verdict column, with WSQ2 as
+/// its caveat and herd have it); nullopt: not known, or not expressible (RSP_Test7's local memory).
+std::optional<bool> known_racy(const std::string& test_name);
+
 } // namespace canopy::litmus

@@ -12,7 +12,9 @@
 #include <map>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "canopy/emulator/options.hpp"
 #include "canopy/emulator/scoped_cache_model.hpp"
 #include "canopy/litmus/ast.hpp"
 
@@ -29,6 +31,17 @@ struct run_options {
     std::uint64_t seeds = 10000;            // random runs (seeds 1..seeds) unless exhaustive succeeds
     double time_budget_seconds = 0;         // > 0: stop the random runs once this much time has passed
     std::uint64_t exhaustive_limit = 20000; // try exhaustive exploration up to this many executions
+    // Feed every access, atomic and fence of every run to the emulator's race detector under this
+    // model (docs/race-detector.md, "Litmus"); none: off. A test is racy when any run had a race.
+    emu::race_check_kind race_check = emu::race_check_kind::none;
+};
+
+/// One distinct race of a test (by the unordered pair of the two accesses' file:line sites).
+struct race_finding {
+    std::string sites;      // "RSP_Test4.litmus:10 | RSP_Test4.litmus:21"
+    std::string text;       // emu::to_string(race_report), addresses followed by the location name
+    std::uint64_t runs = 0; // runs in which this pair raced
+    std::uint64_t occurrences = 0;
 };
 
 struct result {
@@ -39,9 +52,20 @@ struct result {
     std::string condition;                         // "exists (...)" as written
     bool observed = false; // the condition's body was satisfied by some outcome (forall: by every one)
     std::string verdict; // herd's words: "Sometimes", "Never" (exists/~exists), "Always"/"Sometimes"/"Never"
+    // Non-empty: the scoped-cache model cannot run this test (the reason, "unsupported: ..."), so with a
+    // race check it ran on sequentially consistent memory instead, for the race verdict only; the
+    // outcomes and verdict above are then SC's, not the SCM's.
+    std::string outcomes_unsupported;
+    // run_options::race_check: the model, the runs with at least one race, and every distinct race.
+    emu::race_check_kind race_check = emu::race_check_kind::none;
+    std::uint64_t racy_runs = 0;
+    std::vector<race_finding> races;
+    bool racy() const { return !races.empty(); }
 };
 
-/// Runs `t`; throws unsupported_test for constructs outside what the SCM models.
+/// Runs `t`; throws unsupported_test for constructs outside what the SCM models (with a race check, only
+/// for what the race check cannot model either: local memory, uneven barriers). A race check adds the
+/// launches' races to emu::accumulated_races() like any launch's.
 result run(const test& t, const run_options& o);
 
 } // namespace canopy::litmus
