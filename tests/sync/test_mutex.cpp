@@ -153,6 +153,59 @@ TEST(MutexScm, WorkGroupScopeWithinAWorkGroupWorks) {
     expect_workgroup_scope_within_group_works<sync::ticket_mutex<scope::workgroup>>();
 }
 
+// (3b) The race detector (docs/race-detector.md), an oracle that does not depend on the caches: every
+// mutex at device scope across work-groups is race-free under HRF-direct, HRF-indirect and RSP (its
+// lock is one device-scope acquire/release pair per critical section, Stuart & Owens' protocol, so one
+// direct edge orders consecutive sections); the same mutex narrowed to work-group scope and shared by
+// work-groups is flagged under every model (its atomics' scope does not include the other work-group:
+// notes P6, P7); narrowed to work-group scope but used within one work-group it is race-free again.
+constexpr canopy::emu::race_check_kind race_models[] = {canopy::emu::race_check_kind::hrf_direct,
+                                                        canopy::emu::race_check_kind::hrf_indirect,
+                                                        canopy::emu::race_check_kind::rsp};
+
+template <class Mutex>
+std::uint64_t mutex_races(canopy::emu::race_check_kind k, std::uint64_t seed, unsigned groups,
+                          unsigned block) {
+    auto o = canopy::test::emu_options("tiny");
+    o.race_check = k;
+    o.seed = seed;
+    canopy::emu::scoped_options so(o);
+    (void)run_counter<Mutex>(groups, block, 4);
+    return canopy::emu::last_report().distinct_races;
+}
+
+template <class Mutex> void expect_mutex_verdict(unsigned groups, unsigned block, bool racy) {
+    for (auto k : race_models) {
+        for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+            SCOPED_TRACE(::testing::Message() << canopy::emu::to_string(k) << ", CANOPY_EMU_SEED=" << seed);
+            const std::uint64_t n = mutex_races<Mutex>(k, seed, groups, block);
+            if (racy) {
+                EXPECT_GT(n, 0u);
+            } else {
+                EXPECT_EQ(n, 0u);
+            }
+        }
+    }
+}
+
+TEST(MutexRaces, EveryMutexRaceFreeAtDeviceScope) {
+    expect_mutex_verdict<sync::spin_mutex<scope::device>>(4, 1, false);
+    expect_mutex_verdict<sync::spin_backoff_mutex<scope::device>>(4, 1, false);
+    expect_mutex_verdict<sync::sleeping_mutex<scope::device>>(4, 1, false);
+    expect_mutex_verdict<sync::ticket_mutex<scope::device>>(4, 1, false);
+}
+
+TEST(MutexRaces, WorkGroupScopeAcrossWorkGroupsIsFlagged) {
+    expect_mutex_verdict<sync::spin_mutex<scope::workgroup>>(4, 1, true);
+    expect_mutex_verdict<sync::ticket_mutex<scope::workgroup>>(4, 1, true);
+}
+
+TEST(MutexRaces, WorkGroupScopeWithinAWorkGroupIsRaceFree) {
+    const unsigned block = 4 * canopy::test::emu_options("tiny").device.subgroup_size; // 4 contenders
+    expect_mutex_verdict<sync::spin_mutex<scope::workgroup>>(1, block, false);
+    expect_mutex_verdict<sync::ticket_mutex<scope::workgroup>>(1, block, false);
+}
+
 // (4) The parallel scheduler: real threads, coherent memory.
 TEST(MutexParallel, SpinExcludes) { expect_exclusion_in_parallel<sync::spin_mutex<scope::device>>(); }
 TEST(MutexParallel, SpinLinearBackoffExcludes) {

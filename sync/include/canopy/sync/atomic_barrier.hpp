@@ -40,6 +40,11 @@ class atomic_barrier {
         fence<scope::device>(std::memory_order_release);
         block_barrier(); // the whole work-group has arrived (and its writes are ordered before ours)
         if (thread_id() == 0) {
+            // Acquire at device scope: with every work-item's release fence before the barrier, the
+            // work-group barrier is a device-scope synchronization (fence, barrier, fence: OpenCL's
+            // work_group_barrier(flags, memory_scope_device)), so the chain to other work-groups uses one
+            // scope and the barrier is race-free under HRF-direct too (docs/race-detector.md).
+            fence<scope::device>(std::memory_order_acquire);
             atomic_ref<unsigned, scope::device> arrived(w_[0]);
             atomic_ref<unsigned, scope::device> generation(w_[1]);
             // Relaxed: the generation cannot advance before this work-group arrives, so the value only
@@ -57,9 +62,13 @@ class atomic_barrier {
                 // Acquire at device scope: pairs with the last arriver's release of the generation.
                 spin_until([&] { return generation.load(std::memory_order_acquire) != g; });
             }
+            // Release at device scope, then the barrier, then every work-item's acquire: the departure
+            // reaches the work-group at device scope (one scope end to end, as at the arrival).
+            fence<scope::device>(std::memory_order_release);
         }
         // The departure: the representative's acquire reaches its work-group through the barrier web.
         block_barrier();
+        fence<scope::device>(std::memory_order_acquire);
     }
 
   private:

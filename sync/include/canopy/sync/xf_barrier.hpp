@@ -53,7 +53,14 @@ class xf_barrier {
                 // wrote before arriving happens-before what the master (and, through it, everyone) does.
                 spin_until([&] { return f.load(std::memory_order_acquire) == 1; });
             }
+            // Fence, barrier, fence at device scope (OpenCL's work_group_barrier(flags,
+            // memory_scope_device)): the arrivals one master work-item acquired reach the one that
+            // releases slave i through device-scope edges only, so the barrier is race-free under
+            // HRF-direct as well (docs/race-detector.md); the work-group barrier alone is a
+            // work-group-scope edge, which HRF-direct does not compose with the device-scope ones.
+            fence<scope::device>(std::memory_order_release);
             block_barrier(); // every slave has arrived
+            fence<scope::device>(std::memory_order_acquire);
             for (unsigned i = thread_id() + 1; i < groups; i += block_dim()) {
                 // Release at device scope: the departure carries every arrival (acquired by this work-
                 // group, joined by the barrier above) to slave i.
@@ -62,13 +69,18 @@ class xf_barrier {
         } else {
             block_barrier(); // the whole slave work-group has arrived
             if (thread_id() == 0) {
+                // Acquire at device scope: takes the work-group's release fences (before the barrier)
+                // at device scope, so the release below carries them in a one-scope chain.
+                fence<scope::device>(std::memory_order_acquire);
                 atomic_ref<unsigned, scope::device> f(flag_[group]);
                 // Release at device scope: announces the arrival with the work-group's writes.
                 f.store(1, std::memory_order_release);
                 // Acquire at device scope: the master's release of 0 is the departure.
                 spin_until([&] { return f.load(std::memory_order_acquire) == 0; });
+                fence<scope::device>(std::memory_order_release); // the departure, to the others
             }
             block_barrier(); // the others wait for their representative
+            fence<scope::device>(std::memory_order_acquire);
         }
     }
 

@@ -60,6 +60,11 @@ inline void grid_sync() {
     fence<scope::device>(std::memory_order_release);
     block_barrier();
     if (thread_id() == 0) {
+        // Acquire at device scope: with every work-item's release fence before the barrier, the
+        // work-group barrier is a device-scope synchronization (fence, barrier, fence: OpenCL's
+        // work_group_barrier(flags, memory_scope_device)), so the chain to other work-groups uses one
+        // scope and the barrier is race-free under HRF-direct too (docs/race-detector.md).
+        fence<scope::device>(std::memory_order_acquire);
         atomic_ref<unsigned, scope::device> arrived(w[0]);
         atomic_ref<unsigned, scope::device> generation(w[1]);
         // Relaxed: the generation cannot move before this work-group has arrived, so this only names
@@ -75,8 +80,12 @@ inline void grid_sync() {
             // Acquire at device scope: pairs with the opener's release.
             spin_until([&] { return generation.load(std::memory_order_acquire) != g; });
         }
+        // Device-scope release, the barrier, every work-item's device-scope acquire: the departure
+        // reaches the work-group at one scope (HRF-direct), as the arrival did.
+        fence<scope::device>(std::memory_order_release);
     }
     block_barrier();
+    fence<scope::device>(std::memory_order_acquire);
 }
 
 } // namespace canopy
