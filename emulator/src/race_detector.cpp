@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 
 #include "canopy/emulator/address_map.hpp"
+#include "canopy/emulator/allocations.hpp"
 #include "canopy/emulator/launch.hpp"
 #include "canopy/platform/error.hpp"
 #include "site_format.hpp"
@@ -79,6 +80,9 @@ std::string to_string(const race_access& a) {
     if (a.atomic()) {
         s += fmt::format(", {} scope, {}{}", to_string(a.scope), order_name(a.order),
                          a.remote ? ", remote" : "");
+    }
+    if (!a.buffer.empty()) {
+        s += " in " + a.buffer;
     }
     return s;
 }
@@ -385,6 +389,7 @@ struct race_detector::impl {
                                  : scope::system;
         a.order = r.order;
         a.remote = r.asked_remote;
+        a.buffer = describe_allocation(r.address); // only for kept reports: a map lookup under a lock
         return a;
     }
 

@@ -646,6 +646,7 @@ TEST(RaceDetector, DonationByReference) {
         EXPECT_RACE_FREE(opts(indirect, scoped), 2, 2, 4, donate<true>);
     }
     canopy::test::for_seeds(opts(direct), 3, [] {
+        constexpr unsigned donate_alloc_line = __LINE__ + 1;
         canopy::device_buffer<unsigned> mem(4);
         mem.fill_zero();
         unsigned* m = mem.data();
@@ -660,6 +661,12 @@ TEST(RaceDetector, DonationByReference) {
         EXPECT_EQ(r.second.block, 1u);
         EXPECT_NE(r.reason.find("hrf-direct composes only synchronization of one scope"), std::string::npos)
             << r.reason;
+        // The buffer is named by the emulator's allocation registry: its size and allocating line.
+        const std::string at = "test_race_detector.cpp:" + std::to_string(donate_alloc_line) + ", byte 0";
+        for (const auto* a : {&r.first, &r.second}) {
+            EXPECT_EQ(a->buffer.rfind("the 16-byte buffer allocated at ", 0), 0u) << emu::to_string(r);
+            EXPECT_NE(a->buffer.find(at), std::string::npos) << emu::to_string(r);
+        }
     });
 }
 

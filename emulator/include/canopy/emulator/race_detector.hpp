@@ -41,6 +41,7 @@ struct race_access {
     canopy::scope scope = canopy::scope::device; // atomics only
     std::memory_order order = std::memory_order_relaxed;
     bool remote = false;
+    std::string buffer; // the allocation the address is in (emu::describe_allocation), or ""
 
     bool atomic() const { return op != race_op::plain_load && op != race_op::plain_store; }
     bool writes() const { return op == race_op::plain_store || op == race_op::store || op == race_op::rmw; }

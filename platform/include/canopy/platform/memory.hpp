@@ -9,6 +9,7 @@
 
 #include "canopy/platform/config.hpp"
 #include "canopy/platform/error.hpp"
+#include "canopy/platform/site.hpp"
 #include "canopy/platform/stream.hpp"
 
 #if defined(CANOPY_BACKEND_CPU)
@@ -20,6 +21,7 @@
 #endif
 // The backend header provides, in canopy::detail (all throw canopy::error on failure):
 //   void* device_alloc(std::size_t bytes);   void device_free(void* p) noexcept;
+//   (the emulator's device_alloc also takes the allocating site, for its reports)
 //   void copy_to_device(void* dst, const void* src, std::size_t bytes);   (synchronous)
 //   void copy_to_host(void* dst, const void* src, std::size_t bytes);     (synchronous)
 //   void fill_bytes(void* dst, int byte, std::size_t bytes);
@@ -32,10 +34,15 @@ template <class T> class device_buffer {
 
   public:
     device_buffer() = default;
-    explicit device_buffer(std::size_t n) : n_(n) {
-        p_ = n ? static_cast<T*>(detail::device_alloc(n * sizeof(T))) : nullptr;
+    // The emulator records the allocating call site (CANOPY_SITE_PARAM_TAIL), so that its reports can
+    // name the buffer an address is in; the GPU backends take no extra parameter.
+    explicit device_buffer(std::size_t n CANOPY_SITE_PARAM_TAIL) : n_(n) {
+        p_ = n ? static_cast<T*>(detail::device_alloc(n * sizeof(T) CANOPY_SITE_ARG_TAIL)) : nullptr;
     }
-    explicit device_buffer(const std::vector<T>& host) : device_buffer(host.size()) { upload(host); }
+    explicit device_buffer(const std::vector<T>& host CANOPY_SITE_PARAM_TAIL)
+        : device_buffer(host.size() CANOPY_SITE_ARG_TAIL) {
+        upload(host);
+    }
     device_buffer(device_buffer&& o) noexcept
         : p_(std::exchange(o.p_, nullptr)), n_(std::exchange(o.n_, 0)) {}
     device_buffer& operator=(device_buffer&& o) noexcept {

@@ -7,19 +7,26 @@
 #include <new>
 #include <string>
 
+#include "canopy/emulator/allocations.hpp"
 #include "canopy/platform/error.hpp"
+#include "canopy/platform/site.hpp"
 
 namespace canopy::detail {
 
-inline void* device_alloc(std::size_t bytes) {
+/// `where`: the allocating call site, recorded so that reports can name the buffer (emu::allocations).
+inline void* device_alloc(std::size_t bytes, canopy::site where = {}) {
     void* p = std::aligned_alloc(256, (bytes + 255) / 256 * 256);
     if (!p) {
         throw canopy::error("emulator: out of memory allocating " + std::to_string(bytes) +
                             " bytes of device memory");
     }
+    emu::note_allocation(p, bytes, where);
     return p;
 }
-inline void device_free(void* p) noexcept { std::free(p); }
+inline void device_free(void* p) noexcept {
+    emu::forget_allocation(p);
+    std::free(p);
+}
 // A zero-length copy or fill is a no-op, as on the GPU APIs: an empty device_buffer holds a null pointer,
 // and memcpy/memset with a null pointer is undefined even for 0 bytes (UBSan reports it).
 inline void copy_to_device(void* dst, const void* src, std::size_t bytes) {
