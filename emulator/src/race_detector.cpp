@@ -13,6 +13,8 @@
 
 #include <algorithm>
 #include <map>
+#include <mutex>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -26,6 +28,19 @@
 namespace canopy::emu {
 
 namespace {
+
+/// A site's file name as a pointer that stays valid for the process: sites usually point at string
+/// literals (std::source_location), but the litmus runner's point into its test's file name, and a
+/// report outlives the launch in emu::accumulated_races(). Only kept reports are interned (few names).
+const char* intern_file(const char* f) {
+    if (f == nullptr) {
+        return nullptr;
+    }
+    static std::mutex m;
+    static std::set<std::string> names; // node-based: c_str() stays put
+    std::lock_guard lock(m);
+    return names.insert(f).first->c_str();
+}
 
 // Scope levels: sub-group 0, work-group 1, device 2, and system 3 when the launch stands for several
 // devices (options::race_block_device). On one device system scope *is* device scope (level 2), which
@@ -376,6 +391,7 @@ struct race_detector::impl {
     race_access describe(const rec& r) const {
         race_access a;
         a.where = r.where;
+        a.where.file = intern_file(r.where.file); // reports outlive the launch (and a litmus test's name)
         a.block = block_of(r.tid);
         a.thread = r.tid % block;
         a.subgroup = sg_of(r.tid);
