@@ -690,28 +690,21 @@ TEST(RaceDetector, DeduplicatesBySitePair) {
 
 // ---- several devices (options::race_block_device; the litmus runner's multi-device scopeTrees) ----
 
-// RSP_Test12 (notes §3.4, §3.3 footnote 3): x written, then released at work-group scope in device 0;
-// acquired by a remote device-scope load in device 1. A remote op's own scope must reach the other
-// party, and device scope does not cross devices: the atomics race. On one device the remote DV load
-// reaches work-group 0 and promotes the pair (RSP_Test2): race-free.
-void rsp_test12(unsigned* m) {
+// Message passing released at work-group scope in block 0 and acquired by a remote load at scope S in
+// block 1. S = device is RSP_Test12 (notes §3.4, §3.3 footnote 3): a remote op's own scope must reach the
+// other party, and device scope does not cross devices, so across two devices the atomics race; on one
+// device the remote DV load reaches work-group 0 and promotes the pair (RSP_Test2): race-free. S = system
+// is RSP_Test3's hop (notes §3.4): all_svm_devices scope, remote on the acquiring side, crosses devices.
+template <scope S> void remote_mp(unsigned* m) {
     if (canopy::block_id() == 0) {
         canopy::st(&m[0], 1u);
         at<scope::workgroup>(m[1]).store(1, Mo::release);
-    } else if (remote_load(&m[1], scope::device, Mo::acquire) == 1) {
+    } else if (remote_load(&m[1], S, Mo::acquire) == 1) {
         (void)canopy::ld(&m[0]);
     }
 }
-// RSP_Test3's hop (notes §3.4): the same message passing at system (all_svm_devices) scope, remote on
-// the acquiring side, crosses devices.
-void system_scope_mp(unsigned* m) {
-    if (canopy::block_id() == 0) {
-        canopy::st(&m[0], 1u);
-        at<scope::workgroup>(m[1]).store(1, Mo::release);
-    } else if (remote_load(&m[1], scope::system, Mo::acquire) == 1) {
-        (void)canopy::ld(&m[0]);
-    }
-}
+constexpr auto rsp_test12 = remote_mp<scope::device>;
+constexpr auto system_scope_mp = remote_mp<scope::system>;
 // Device-scope message passing without promotion: race-free on one device, racy across two (HRF too:
 // device scope is one device's instance).
 void device_scope_mp(unsigned* m) {

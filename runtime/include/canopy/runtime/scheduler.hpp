@@ -291,6 +291,22 @@ template <policy P, class... Tasks> struct scheduler {
         return kind;
     }
 
+    /// A hand-off of memory between the lanes of this sub-group at the private scope Sp: a release fence,
+    /// subgroup_barrier(), an acquire fence, all at Sp (OpenCL's work_group_barrier(flags, scope) for one
+    /// sub-group; docs/race-detector.md). At sub-group scope the barrier alone is that synchronization
+    /// (it is a sub-group fence pair around the wave barrier / bar.warp.sync), so the fences are emitted
+    /// only for a wider Sp: HRF-direct's device scope. The other policies pay no extra fence (on NVIDIA a
+    /// sub-group fence would be a fence.acq_rel.cta per lane, twice per front).
+    CANOPY_DEVICE static void handoff_barrier() {
+        if constexpr (Sp != scope::subgroup) {
+            fence<Sp>(std::memory_order_release);
+        }
+        subgroup_barrier();
+        if constexpr (Sp != scope::subgroup) {
+            fence<Sp>(std::memory_order_acquire);
+        }
+    }
+
     /// The loop of one sub-group; `wg` / `nwg`: this work-group's (participating) id and their count.
     CANOPY_DEVICE void operator()(unsigned wg, unsigned nwg) const {
         const unsigned F = subgroup_size();
@@ -317,13 +333,11 @@ template <policy P, class... Tasks> struct scheduler {
             }
             // Leader -> lanes: the leader's acquire of the front (at its source's scope) and its last
             // iteration's reads of private slots (donations) come before the lanes' accesses below.
-            // A release fence at the private scope, the barrier, an acquire fence at the same scope
-            // (below): OpenCL's work_group_barrier(flags, scope) for one sub-group. Under HRF-direct
-            // (Sp = device) that makes the hand-off one more device-scope synchronization, so the chain
-            // producer -> leader -> lane uses one scope; the barrier alone is a sub-group-scope edge,
-            // which HRF-direct does not compose with the leader's device-scope acquire.
-            fence<Sp>(std::memory_order_release);
-            subgroup_barrier();
+            // At the private scope (handoff_barrier): under HRF-direct (Sp = device) that makes the
+            // hand-off one more device-scope synchronization, so the chain producer -> leader -> lane
+            // uses one scope; the barrier alone is a sub-group-scope edge, which HRF-direct does not
+            // compose with the leader's device-scope acquire.
+            handoff_barrier();
             if (kind == detail::pk_rsp) {
                 pt += 1; // the leader copied the stolen front into private slot pt
             }
@@ -335,9 +349,6 @@ template <policy P, class... Tasks> struct scheduler {
                                         : kind == detail::pk_device  ? dq.slot(aux)
                                         : kind == detail::pk_mailbox ? mailbox_front(sg)
                                                                      : private_slot(sg, pt - 1);
-            // Hand-off leader -> lanes inside the sub-group (the leader acquired the front at the source's
-            // scope): an acquire at the private scope. HRF-direct needs device scope even here (P6).
-            fence<Sp>(std::memory_order_acquire);
             const unsigned type = f.type();
             const unsigned count = f.count();
             unsigned words[W] = {};
@@ -350,11 +361,9 @@ template <policy P, class... Tasks> struct scheduler {
             bad = any(bad);
             // Lanes -> leader: every lane's reads of the front come before the leader frees its slot
             // (the unlock below lets a producer overwrite it) or the lanes repack the private slot.
-            // Fenced at the private scope for the same reason as the hand-off above: under HRF-direct
-            // the lanes' reads must reach the next writer of the slot through device-scope edges only.
-            fence<Sp>(std::memory_order_release);
-            subgroup_barrier();
-            fence<Sp>(std::memory_order_acquire);
+            // At the private scope for the same reason as the hand-off above: under HRF-direct the
+            // lanes' reads must reach the next writer of the slot through device-scope edges only.
+            handoff_barrier();
             if (leader) {
                 if (kind == detail::pk_workgroup) {
                     wq.commit_pop<wg_access>();
