@@ -50,6 +50,7 @@ namespace {
 
 thread_local launch_report last_report_;
 thread_local race_log race_log_;
+thread_local launch_totals_t launch_totals_;
 // Site pairs already in race_log_ (unordered: "file:line|file:line" with the smaller first).
 thread_local std::set<std::string> race_log_keys_;
 
@@ -332,6 +333,10 @@ void engine::run() {
         }
     }
     last_report_ = r;
+    ++launch_totals_.launches;
+    launch_totals_.cycles_makespan += r.memory.cycles_makespan;
+    launch_totals_.memory += r.memory;
+    launch_totals_.launch_cost = opt_.costs.launch;
 
     if (failed_) {
         std::string msg = failure_;
@@ -1112,6 +1117,10 @@ void run(unsigned grid, unsigned block, std::size_t dynamic_shared_bytes, kernel
 const launch_report& last_report() { return last_report_; }
 
 const race_log& accumulated_races() { return race_log_; }
+
+const launch_totals_t& launch_totals() { return launch_totals_; }
+
+void reset_launch_totals() { launch_totals_ = launch_totals_t{}; }
 
 void reset_race_log() {
     race_log_ = race_log{};

@@ -82,6 +82,7 @@ bool cost_table::set(const std::string& name, std::uint64_t cycles) {
     assign("rmw_lock", rmw_lock);
     assign("line_bytes", line_bytes);
     assign("l1_lines", l1_lines);
+    assign("launch", launch);
     return found;
 }
 
@@ -96,6 +97,7 @@ void cost_table::for_each(const std::function<void(const char*, std::uint64_t)>&
     f("rmw_lock", rmw_lock);
     f("line_bytes", line_bytes);
     f("l1_lines", l1_lines);
+    f("launch", launch);
 }
 
 memory_counters& memory_counters::operator+=(const memory_counters& o) {

@@ -59,6 +59,23 @@ struct race_log {
 const race_log& accumulated_races();
 void reset_race_log();
 
+/// Every launch on this OS thread since reset_launch_totals(): what a host loop of launches adds up to
+/// in the timed model. A multi-kernel run's duration is its launches' makespans plus one per-launch
+/// cost (kernel launch + reading back the stop flag, cost_table::launch) per launch; the two parts
+/// are kept apart so that a reader can redo the sum with their own per-launch figure.
+struct launch_totals_t {
+    std::uint64_t launches = 0;
+    std::uint64_t cycles_makespan = 0; // sum of the launches' makespans (timed scheduling only, else 0)
+    memory_counters memory;            // the launches' counters, added up
+    std::uint64_t launch_cost = 0;     // cost_table::launch of the latest launch (cycles per launch)
+    /// launches x `per_launch`: the host loop's share of the duration.
+    std::uint64_t launch_cycles(std::uint64_t per_launch) const { return launches * per_launch; }
+    /// The modelled duration: makespans plus launches x `per_launch`.
+    std::uint64_t cycles(std::uint64_t per_launch) const { return cycles_makespan + launch_cycles(per_launch); }
+};
+const launch_totals_t& launch_totals();
+void reset_launch_totals();
+
 /// Work-groups resident at once on the current virtual device for this block size and shared memory
 /// (0: cannot launch).
 unsigned resident_slots(unsigned block, std::size_t shared_bytes);

@@ -31,6 +31,15 @@ struct cost_table {
     // i.e. 512 lines of 64 bytes.
     std::uint64_t line_bytes = 64;
     std::uint64_t l1_lines = 512;
+    // Not charged inside a launch: the cost of one kernel launch plus the host reading back its stop
+    // flag, which a host loop of launches (a multi-kernel graph strategy, the tasks strategy's rounds)
+    // pays between them. The SCM never adds it; emu::launch_totals() reports it separately from the
+    // launches' makespans, so that a reader can redo the sum with their own figure. 10,000 cycles is
+    // 10 us at the 1 GHz the virtual devices are read at (cycles = ns): the low end of the 10-14 us that
+    // Volkov & Demmel (SC 2008) measured for a synchronous relaunch, cited by Stuart & Owens (IPDPS
+    // 2011) as the budget a persistent kernel's barrier must beat; an asynchronous launch alone was
+    // 3-7 us, and recent GPUs publish launch latencies of ~5 us (without the read-back). Sweep it.
+    std::uint64_t launch = 10000;
 
     /// Sets one entry by name ("l1_hit", ...); false when there is no such entry.
     bool set(const std::string& name, std::uint64_t cycles);
