@@ -1,7 +1,9 @@
-// canopy graph: BFS and SSSP on a loaded or generated graph under one of three strategies
-// (multi-kernel, persistent, tasks), optionally validated by Graph500's rules and the sequential
-// reference. Host-only (CLI11, fmt, JSON, the graph loaders); the device work is in graph_backend.cpp.
+// canopy graph: BFS, SSSP, PageRank and colouring on a loaded or generated graph under one of three
+// strategies (multi-kernel, persistent, tasks), optionally validated by Graph500's rules (BFS, SSSP),
+// the proved error bounds (PageRank), a proper-colouring check (colour) and the sequential oracles. Host-only
+// (CLI11, fmt, JSON, the graph loaders); the device work is in graph_backend.cpp.
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
@@ -16,9 +18,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "canopy/workloads/graph/coloring_reference.hpp"
 #include "canopy/workloads/graph/csr.hpp"
 #include "canopy/workloads/graph/generate.hpp"
 #include "canopy/workloads/graph/load.hpp"
+#include "canopy/workloads/graph/pagerank_reference.hpp"
 #include "canopy/workloads/graph/reference.hpp"
 #include "canopy/workloads/graph/validate.hpp"
 #include "canopy/workloads/graph/weights.hpp"
@@ -40,6 +44,7 @@ struct graph_options {
     graph_run_settings run;
     emulator_settings emu;
     bool emulated = false;
+    bool iterations_given = false; // pagerank: --iterations on the command line
 };
 
 struct usage_error {
@@ -50,6 +55,7 @@ struct input_graph {
     graph::csr_graph g;
     std::string description;
     bool undirected = false; // every edge is stored as two arcs (TEPS counts it once)
+    bool symmetric = true;   // every arc has its reverse (colour needs it)
     std::vector<std::string> notes;
 };
 
@@ -70,6 +76,7 @@ input_graph make_input(const graph_options& o) {
         in.description = fmt::format("{} ({})", o.input, graph::format_name(lg.report.format));
         in.undirected =
             o.symmetrize || lg.report.file_symmetric || lg.report.format == graph::graph_format::metis;
+        in.symmetric = lg.report.build.symmetric();
         if (lg.report.build.self_loops + lg.report.build.duplicates != 0) {
             in.notes.push_back(lg.report.summary());
         }
@@ -133,22 +140,226 @@ graph::vertex_id pick_source(const graph_options& o, const graph::csr_graph& g) 
     return static_cast<graph::vertex_id>(v);
 }
 
+/// canopy graph pagerank|color: no source; validated by the oracles and, for PageRank, the error bounds
+/// of pagerank_reference.hpp / pagerank.hpp.
+int run_rank_or_color(const graph_options& o, input_graph& in) {
+    const bool pagerank = o.algorithm == "pagerank";
+    graph_run_settings rs = o.run;
+    rs.algorithm = o.algorithm;
+    if (pagerank && !o.iterations_given && rs.tolerance > 0) {
+        rs.iterations = 1000; // --tolerance without --iterations: the tolerance decides, within 1000
+    }
+    if (!pagerank && !in.symmetric) {
+        fmt::print(stderr,
+                   "canopy graph: color needs a symmetric graph ({} has arcs without their reverse); "
+                   "pass --symmetrize\nRun 'canopy graph --help' for usage.\n",
+                   in.description);
+        return 2;
+    }
+    for (const auto& n : in.notes) {
+        fmt::print(stderr, "{}\n", n);
+    }
+    if (o.emulated) {
+        configure_emulator(o.emu);
+    }
+    graph_device_outcome r;
+    {
+        heartbeat hb("canopy graph",
+                     fmt::format("{} on {} ({}{})", o.algorithm, in.description, rs.strategy,
+                                 rs.strategy == "tasks" ? ", " + rs.policy : std::string()),
+                     std::chrono::seconds(2));
+        r = run_graph_algorithm(in.g, 0, rs);
+    }
+    const graph::vertex_id n = in.g.num_vertices();
+    const bool tasks = rs.strategy == "tasks";
+
+    // PageRank: the distance to the double-precision oracle and the top vertex; colour: the colours.
+    double l1 = 0, bound = 0;
+    graph::vertex_id top = 0;
+    std::uint32_t colors = 0;
+    std::optional<bool> validated;
+    std::string validation;
+    const double tolerance =
+        rs.tolerance > 0 ? rs.tolerance : (tasks ? graph::pagerank_tasks_default_tolerance : 0.0);
+    if (pagerank) {
+        l1 = graph::l1_distance(graph::reference_pagerank(in.g, rs.damping), r.ranks);
+        for (graph::vertex_id v = 1; v < n; ++v) {
+            top = r.ranks[v] > r.ranks[top] ? v : top;
+        }
+        if (o.validate) {
+            if (tasks) {
+                bound = graph::pagerank_tasks_bound(in.g, rs.damping, tolerance);
+                validated = l1 <= bound;
+                validation =
+                    fmt::format("L1 distance {:.3g} to the double-precision oracle {} the bound {:.3g}", l1,
+                                *validated ? "within" : "EXCEEDS", bound);
+            } else {
+                const auto ref =
+                    graph::reference_pagerank_fixed(in.g, rs.damping, rs.iterations, rs.tolerance);
+                bound = graph::pagerank_power_bound(in.g, rs.damping, ref.last_change);
+                const bool exact =
+                    graph::ranks_to_double(ref.rank) == r.ranks && ref.iterations == r.iterations;
+                validated = exact && l1 <= bound;
+                validation =
+                    !exact ? fmt::format("differs from the sequential fixed-point oracle ({} iterations)",
+                                         ref.iterations)
+                           : fmt::format("equals the sequential fixed-point oracle; L1 distance {:.3g} "
+                                         "to the double-precision oracle {} the bound {:.3g}",
+                                         l1, l1 <= bound ? "within" : "EXCEEDS", bound);
+            }
+        }
+    } else {
+        colors = graph::count_colors(r.colors);
+        if (o.validate) {
+            const auto rep = graph::validate_coloring(in.g, r.colors);
+            const bool same = r.colors == (tasks ? graph::reference_greedy_color(in.g)
+                                                 : graph::reference_jones_plassmann(in.g));
+            validated = rep.ok && same;
+            validation = !rep.ok ? "not a proper colouring: " + rep.message
+                         : same
+                             ? fmt::format("proper, {} colours, equals the sequential {}", rep.colors,
+                                           tasks ? "greedy colouring" : "Jones-Plassmann")
+                             : std::string(tasks ? "proper, but differs from the sequential greedy colouring"
+                                                 : "proper, but differs from the sequential Jones-Plassmann");
+        }
+    }
+
+    if (!o.output.empty()) {
+        std::ofstream out(o.output);
+        if (!out) {
+            fmt::print(stderr, "canopy graph: cannot write {}\n", o.output);
+            return 1;
+        }
+        std::string buf;
+        for (graph::vertex_id v = 0; v < n; ++v) {
+            buf += pagerank ? fmt::format("{} {:.17g}\n", v, r.ranks[v])
+                            : fmt::format("{} {}\n", v, r.colors[v]);
+            if (buf.size() > (1u << 20)) {
+                out << buf;
+                buf.clear();
+            }
+        }
+        out << buf;
+        if (!out) {
+            fmt::print(stderr, "canopy graph: error writing {}\n", o.output);
+            return 1;
+        }
+    }
+
+    const std::string policy = tasks ? rs.policy : "";
+    if (o.json) {
+        nlohmann::json j = {{"algorithm", o.algorithm},
+                            {"strategy", rs.strategy},
+                            {"policy", policy.empty() ? nlohmann::json(nullptr) : nlohmann::json(policy)},
+                            {"graph", in.description},
+                            {"vertices", n},
+                            {"edges", in.g.num_edges()},
+                            {"seconds", r.seconds},
+                            {"iterations", r.iterations},
+                            {"launches", r.launches},
+                            {"barriers", r.barriers},
+                            {"tasks", r.tasks},
+                            {"workgroups", r.workgroups},
+                            {"backend", backend_name()},
+                            {"device", r.device}};
+        if (pagerank) {
+            j["damping"] = rs.damping;
+            j["tolerance"] = tolerance;
+            j["max_iterations"] = rs.iterations;
+            j["l1_to_reference"] = l1;
+            j["top_vertex"] = top;
+            j["top_rank"] = n != 0 ? r.ranks[top] : 0.0;
+            if (o.validate) {
+                j["bound"] = bound;
+            }
+        } else {
+            j["colors"] = colors;
+        }
+        j["validated"] = validated ? nlohmann::json(*validated) : nlohmann::json(nullptr);
+        if (!r.scheduler.empty()) {
+            j["scheduler"] = r.scheduler;
+            j["memory_model"] = r.memory_model;
+        }
+        nlohmann::json s = nlohmann::json::object();
+        for (const auto& [k, v] : r.stats) {
+            s[k] = v;
+        }
+        j["stats"] = s;
+        std::puts(j.dump(2).c_str());
+    } else {
+        fmt::print("graph      {}: {} vertices, {} arcs\n", in.description, n, in.g.num_edges());
+        fmt::print("run        {} {} {}on {}{}\n", o.algorithm, rs.strategy,
+                   policy.empty() ? "" : policy + " ", backend_name(),
+                   r.device.empty()
+                       ? std::string()
+                       : fmt::format(" ({}{})", r.device,
+                                     r.scheduler.empty() ? std::string()
+                                                         : fmt::format(", {} scheduler, {} memory",
+                                                                       r.scheduler, r.memory_model)));
+        if (pagerank) {
+            fmt::print("damping    {}\ntolerance  {}\n", rs.damping,
+                       tolerance > 0 ? fmt::format("{:g} (L1)", tolerance)
+                                     : std::string("0 (fixed iterations)"));
+            fmt::print(
+                "top        vertex {} (rank {:.6g})\nl1         {:.3g} to the double-precision oracle\n", top,
+                n != 0 ? r.ranks[top] : 0.0, l1);
+        } else {
+            fmt::print("colors     {}\n", colors);
+        }
+        fmt::print("seconds    {:.3f}\n", r.seconds);
+        fmt::print("iterations {}\nlaunches   {}\nbarriers   {}\ntasks      {}\n", r.iterations, r.launches,
+                   r.barriers, r.tasks);
+        if (validated) {
+            fmt::print("validated  {}: {}\n", *validated ? "OK" : "FAILED", validation);
+        }
+    }
+    if (validated && !*validated) {
+        fmt::print(stderr, "canopy graph: validation FAILED: {}\n", validation);
+        return 1;
+    }
+    return 0;
+}
+
 int run_graph_command(const graph_options& o) {
     if (o.run.strategy != "tasks" && o.run.policy != "hrf-indirect") {
         fmt::print(stderr, "canopy graph: --policy applies to --strategy tasks only\n");
+        return 2;
+    }
+    const bool pagerank = o.algorithm == "pagerank";
+    if (pagerank && !(o.run.damping >= 0 && o.run.damping < 1)) {
+        fmt::print(stderr,
+                   "canopy graph: --damping takes a value in [0, 1), e.g. 0.85 (got {})\n"
+                   "Run 'canopy graph --help' for usage.\n",
+                   o.run.damping);
+        return 2;
+    }
+    if (pagerank && !(o.run.tolerance >= 0 && std::isfinite(o.run.tolerance))) {
+        fmt::print(stderr,
+                   "canopy graph: --tolerance takes an L1 tolerance >= 0, e.g. 1e-6 (got {})\n"
+                   "Run 'canopy graph --help' for usage.\n",
+                   o.run.tolerance);
         return 2;
     }
     input_graph in;
     graph::vertex_id source = 0;
     try {
         in = make_input(o);
-        source = pick_source(o, in.g);
+        if (o.algorithm == "pagerank" || o.algorithm == "color") {
+            if (in.g.num_vertices() == 0) {
+                throw usage_error{"the graph has no vertices"};
+            }
+        } else {
+            source = pick_source(o, in.g);
+        }
     } catch (const usage_error& e) {
         fmt::print(stderr, "canopy graph: {}\nRun 'canopy graph --help' for usage.\n", e.message);
         return 2;
     } catch (const graph::load_error& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 1;
+    }
+    if (o.algorithm == "pagerank" || o.algorithm == "color") {
+        return run_rank_or_color(o, in);
     }
     const bool sssp = o.algorithm == "sssp";
     bool hashed = false;
@@ -299,11 +510,12 @@ int run_graph_command(const graph_options& o) {
 action add_graph(CLI::App& app) {
     auto o = std::make_shared<graph_options>();
     o->emu.scheduler = "parallel"; // graphs of 10^5..10^6 arcs: throughput by default, as canopy uts
-    auto* sub = app.add_subcommand("graph", "BFS and SSSP under three strategies (multi-kernel, persistent, "
-                                            "tasks), validated against Graph500's rules and a reference");
-    sub->add_option("algorithm", o->algorithm, "bfs or sssp")
+    auto* sub =
+        app.add_subcommand("graph", "BFS, SSSP, PageRank and colouring under three strategies "
+                                    "(multi-kernel, persistent, tasks), validated against the oracles");
+    sub->add_option("algorithm", o->algorithm, "bfs, sssp, pagerank or color")
         ->required()
-        ->check(CLI::IsMember({"bfs", "sssp"}));
+        ->check(CLI::IsMember({"bfs", "sssp", "pagerank", "color"}));
     sub->add_option("--input", o->input,
                     "graph file (Matrix Market, DIMACS .gr, METIS .graph, SNAP edge list)");
     sub->add_option("--format", o->format, "file format, when the extension does not say")
@@ -318,14 +530,30 @@ action add_graph(CLI::App& app) {
     sub->add_option("--policy", o->run.policy, "runtime scheduling policy (--strategy tasks)")
         ->check(CLI::IsMember({"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp"}))
         ->default_val(o->run.policy);
-    sub->add_option("--source", o->source, "source vertex: a 0-based id, random or max-degree")
+    sub->add_option(
+           "--source", o->source,
+           "source vertex (bfs, sssp; ignored by pagerank and color): a 0-based id, random or max-degree")
         ->default_val(o->source);
     sub->add_flag("--symmetrize", o->symmetrize, "add the reverse of every arc that has none (file input)");
-    sub->add_flag(
-        "--validate", o->validate,
-        "check by Graph500's validation rules and against the sequential reference (exit 1 if not)");
+    sub->add_flag("--validate", o->validate,
+                  "check against the sequential oracles, and by Graph500's rules (bfs, sssp), the proved L1 "
+                  "error bound "
+                  "(pagerank) or a proper-colouring check (color); exit 1 if not");
     sub->add_option("--output", o->output,
-                    "write 'id value' per vertex (unreached: -1 for bfs, inf for sssp)");
+                    "write 'id value' per vertex: level (-1 unreached), distance (inf), rank or colour");
+    auto* its =
+        sub->add_option("--iterations", o->run.iterations,
+                        "pagerank: power iterations (multi-kernel, persistent; the most iterations with "
+                        "--tolerance, default then 1000)")
+            ->default_val(o->run.iterations)
+            ->check(CLI::Range(1u, 1000000u));
+    sub->add_option(
+           "--tolerance", o->run.tolerance,
+           "pagerank: stop at an L1 change <= X (multi-kernel, persistent); tasks: residual threshold "
+           "X / V (0: fixed iterations; tasks then use 1e-4)")
+        ->default_val(o->run.tolerance);
+    sub->add_option("--damping", o->run.damping, "pagerank: damping factor in [0, 1)")
+        ->default_val(o->run.damping);
     sub->add_option("--block-size", o->run.block,
                     "work-items per work-group (a multiple of the sub-group size)")
         ->default_val(o->run.block)
@@ -342,7 +570,10 @@ action add_graph(CLI::App& app) {
     if (o->emulated) {
         add_emulator_flags(*sub, o->emu, {.runs_kernels = true, .timed = true});
     }
-    return [o] { return run_graph_command(*o); };
+    return [o, its] {
+        o->iterations_given = its->count() != 0;
+        return run_graph_command(*o);
+    };
 }
 
 } // namespace canopy::cli

@@ -6,6 +6,8 @@
 #include "backend.hpp"
 #include "canopy/platform/platform.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/graph/coloring.hpp"
+#include "canopy/workloads/graph/pagerank.hpp"
 #include "canopy/workloads/graph/strategies.hpp"
 
 #if defined(CANOPY_BACKEND_CPU)
@@ -65,8 +67,21 @@ graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_
         auto r = graph::run<graph::sssp_problem>(dg.view(), source, o);
         copy_counts(out, r);
         out.distances.assign(r.labels.begin(), r.labels.end());
+    } else if (s.algorithm == "pagerank") {
+        graph::pagerank_options p;
+        p.damping = s.damping;
+        p.iterations = s.iterations;
+        p.tolerance = s.tolerance;
+        auto r = graph::run_pagerank(dg.view(), p, o);
+        copy_counts(out, r);
+        out.ranks = std::move(r.labels);
+    } else if (s.algorithm == "color") {
+        auto r = graph::run_color(dg.view(), o);
+        copy_counts(out, r);
+        out.colors = std::move(r.labels);
     } else {
-        throw error("canopy graph: unknown algorithm '" + s.algorithm + "' (valid: bfs, sssp)");
+        throw error("canopy graph: unknown algorithm '" + s.algorithm +
+                    "' (valid: bfs, sssp, pagerank, color)");
     }
     out.device = query_device().name;
 #if defined(CANOPY_BACKEND_CPU)

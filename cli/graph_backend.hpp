@@ -13,17 +13,22 @@
 namespace canopy::cli {
 
 struct graph_run_settings {
-    std::string algorithm = "bfs";         // bfs | sssp
+    std::string algorithm = "bfs";         // bfs | sssp | pagerank | color
     std::string strategy = "multi-kernel"; // multi-kernel | persistent | tasks
     std::string policy = "hrf-indirect";   // tasks only
     unsigned block = 64;
     unsigned private_capacity = 0; // tasks: fronts per sub-group queue (0: sized by the graph)
     std::int64_t delta = -1;       // tasks: round width (-1: the problem's default; 0: one round)
+    double damping = 0.85;         // pagerank
+    unsigned iterations = 20;      // pagerank: the count (tolerance 0) or the most iterations
+    double tolerance = 0;          // pagerank: L1 tolerance (0: fixed iterations; tasks: their default)
 };
 
 struct graph_device_outcome {
     std::vector<std::uint32_t> levels;    // bfs
     std::vector<std::uint64_t> distances; // sssp
+    std::vector<double> ranks;            // pagerank
+    std::vector<std::uint32_t> colors;    // color
     unsigned long long iterations = 0, launches = 0, barriers = 0, tasks = 0;
     unsigned workgroups = 0;
     double seconds = 0; // the algorithm on the device, from its first launch to the labels read back

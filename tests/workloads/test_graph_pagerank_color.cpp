@@ -1,0 +1,236 @@
+// PageRank and colouring (canopy/workloads/graph/pagerank.hpp, coloring.hpp) under every strategy on the
+// emulator's deterministic scheduler: the multi-kernel and persistent PageRank equal the sequential
+// fixed-point oracle bit for bit and, with every strategy, stay within the proved L1 bound of the
+// double-precision oracle; Jones-Plassmann equals its sequential simulation and the task DAG the
+// sequential greedy colouring, both proper. The tasks strategy under every runtime policy on the
+// scoped-cache model; and each check shown to reject a wrong answer.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "../common/emu_test.hpp"
+#include "canopy/workloads/graph/coloring.hpp"
+#include "canopy/workloads/graph/coloring_reference.hpp"
+#include "canopy/workloads/graph/generate.hpp"
+#include "canopy/workloads/graph/load.hpp"
+#include "canopy/workloads/graph/pagerank.hpp"
+#include "canopy/workloads/graph/pagerank_reference.hpp"
+#include "canopy/workloads/graph/strategies.hpp"
+#include "graph_test_util.hpp"
+
+namespace {
+
+namespace g = canopy::workloads::graph;
+namespace rt = canopy::runtime;
+
+g::run_options opts(g::strategy s, rt::policy p = rt::policy::hrf_indirect) {
+    g::run_options o;
+    o.how = s;
+    o.tasks = g::run_options::default_tasks_config(p);
+    return o;
+}
+
+/// PageRank on the device, checked against the oracles; returns the run.
+g::run_result<double> check_pagerank(const g::csr_graph& gr, const g::pagerank_options& p,
+                                     const g::run_options& o) {
+    const g::device_graph dg(gr);
+    auto r = g::run_pagerank(dg.view(), p, o);
+    const std::vector<double> exact = g::reference_pagerank(gr, p.damping);
+    const double dist = g::l1_distance(exact, r.labels);
+    if (o.how == g::strategy::tasks) {
+        const double tol = p.tolerance > 0 ? p.tolerance : g::pagerank_tasks_default_tolerance;
+        EXPECT_LE(dist, g::pagerank_tasks_bound(gr, p.damping, tol)) << "tasks";
+        EXPECT_GE(r.tasks, 1u);
+        EXPECT_EQ(r.launches, 1u);
+    } else {
+        const g::pagerank_fixed_result ref =
+            g::reference_pagerank_fixed(gr, p.damping, p.iterations, p.tolerance);
+        EXPECT_EQ(r.labels, g::ranks_to_double(ref.rank)) << g::to_string(o.how) << ": not bit-identical";
+        EXPECT_EQ(r.iterations, ref.iterations);
+        EXPECT_EQ(r.launches, o.how == g::strategy::persistent ? 1u : 2 * r.iterations);
+        EXPECT_EQ(r.barriers, o.how == g::strategy::persistent ? 2 * r.iterations : 0u);
+        EXPECT_LE(dist, g::pagerank_power_bound(gr, p.damping, ref.last_change)) << g::to_string(o.how);
+    }
+    return r;
+}
+
+g::run_result<std::uint32_t> check_color(const g::csr_graph& gr, const g::run_options& o) {
+    const g::device_graph dg(gr);
+    auto r = g::run_color(dg.view(), o);
+    const auto val = g::validate_coloring(gr, r.labels);
+    EXPECT_TRUE(val.ok) << g::to_string(o.how) << ": " << val.message;
+    if (o.how == g::strategy::tasks) {
+        EXPECT_EQ(r.labels, g::reference_greedy_color(gr)) << "tasks: not the greedy colouring";
+        EXPECT_GE(r.tasks, gr.num_vertices());
+    } else {
+        EXPECT_EQ(r.labels, g::reference_jones_plassmann(gr))
+            << g::to_string(o.how) << ": not Jones-Plassmann";
+        EXPECT_EQ(r.iterations, g::count_colors(r.labels)); // one colour per iteration
+        EXPECT_EQ(r.barriers, o.how == g::strategy::persistent ? r.iterations : 0u);
+    }
+    return r;
+}
+
+g::csr_graph kronecker(unsigned scale) {
+    g::kronecker_params p;
+    p.scale = scale;
+    return g::make_kronecker(p).graph;
+}
+
+/// 0 -> 1, 1 -> 1 (a self-loop), 1 -> 2, 2 -> 0, 2 -> 3; 3 is dangling.
+g::csr_graph small_directed() { return g::csr_graph({0, 1, 3, 5, 5}, {1, 1, 2, 0, 3}); }
+
+class GraphPageRankColor : public ::testing::TestWithParam<g::strategy> {};
+
+TEST_P(GraphPageRankColor, PageRankOnKroneckerGridAndADirectedGraph) {
+    const g::csr_graph graphs[] = {kronecker(7), g::make_grid(9, 13).graph, small_directed()};
+    g::pagerank_options fixed; // 20 iterations
+    g::pagerank_options tol;
+    tol.tolerance = 1e-6;
+    tol.iterations = 1000;
+    tol.damping = 0.7;
+    canopy::test::for_seeds(canopy::test::emu_options("tiny"), 2, [&] {
+        for (const auto& gr : graphs) {
+            SCOPED_TRACE(::testing::Message() << gr.num_vertices() << " vertices");
+            const auto r = check_pagerank(gr, fixed, opts(GetParam()));
+            if (GetParam() != g::strategy::tasks) {
+                EXPECT_EQ(r.iterations, 20u);
+            }
+            check_pagerank(gr, tol, opts(GetParam()));
+        }
+    });
+}
+
+TEST_P(GraphPageRankColor, ColorOnKroneckerAndGrid) {
+    const g::csr_graph graphs[] = {kronecker(8), g::make_grid(9, 13).graph};
+    canopy::test::for_seeds(canopy::test::emu_options("tiny"), 2, [&] {
+        for (const auto& gr : graphs) {
+            SCOPED_TRACE(::testing::Message() << gr.num_vertices() << " vertices");
+            check_color(gr, opts(GetParam()));
+        }
+    });
+}
+
+TEST_P(GraphPageRankColor, PageRankAndColorOn4elt) {
+    const auto file = canopy_test_graph::metis_graphs_dir / "4elt.graph";
+    if (!std::filesystem::exists(file)) {
+        GTEST_SKIP() << file << " is absent (tools/deps.sh installs libmetis-doc)";
+    }
+    const g::csr_graph gr = g::load_graph(file).graph;
+    g::pagerank_options p;
+    p.tolerance = 1e-2; // the tasks strategy's cost grows as V / tolerance (1e-3: 15 s here)
+    canopy::test::for_seeds(canopy::test::emu_options("tiny"), 1, [&] {
+        check_pagerank(gr, p, opts(GetParam()));
+        check_color(gr, opts(GetParam()));
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, GraphPageRankColor, ::testing::ValuesIn(g::all_strategies),
+                         [](const ::testing::TestParamInfo<g::strategy>& pi) {
+                             std::string s = g::to_string(pi.param);
+                             for (char& c : s) {
+                                 c = c == '-' ? '_' : c;
+                             }
+                             return s;
+                         });
+
+canopy::emu::options scm() {
+    auto o = canopy::test::emu_options("tiny");
+    o.memory_model = canopy::emu::memory_model_kind::scoped;
+    return o;
+}
+
+class GraphPageRankColorPolicy : public ::testing::TestWithParam<rt::policy> {};
+
+TEST_P(GraphPageRankColorPolicy, TasksOnTheScopedCacheModel) {
+    const g::csr_graph gr = kronecker(6);
+    g::pagerank_options p;
+    p.tolerance = 1e-5;
+    canopy::test::for_seeds(scm(), 3, [&] {
+        check_pagerank(gr, p, opts(g::strategy::tasks, GetParam()));
+        check_color(gr, opts(g::strategy::tasks, GetParam()));
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(Policies, GraphPageRankColorPolicy, ::testing::ValuesIn(rt::all_policies),
+                         [](const ::testing::TestParamInfo<rt::policy>& pi) {
+                             std::string s = rt::to_string(pi.param);
+                             for (char& c : s) {
+                                 c = c == '-' ? '_' : c;
+                             }
+                             return s;
+                         });
+
+TEST(GraphPageRankColorScoped, FrontierStrategiesOnTheScopedCacheModel) {
+    const g::csr_graph gr = kronecker(6);
+    canopy::test::for_seeds(scm(), 2, [&] {
+        for (g::strategy s : {g::strategy::multi_kernel, g::strategy::persistent}) {
+            check_pagerank(gr, g::pagerank_options{}, opts(s));
+            check_color(gr, opts(s));
+        }
+    });
+}
+
+// Teeth: every check rejects a wrong answer.
+TEST(GraphPageRankColorTeeth, ValidatorRejectsImproperColorings) {
+    const g::csr_graph gr = g::make_grid(4, 5).graph;
+    std::vector<std::uint32_t> c = g::reference_greedy_color(gr);
+    ASSERT_TRUE(g::validate_coloring(gr, c).ok);
+    EXPECT_EQ(g::validate_coloring(gr, c).colors, g::count_colors(c));
+    EXPECT_EQ(g::reference_jones_plassmann(gr).size(), c.size());
+    auto bad = c;
+    bad[0] = bad[1]; // 0 and 1 are adjacent in the grid
+    const auto r = g::validate_coloring(gr, bad);
+    EXPECT_FALSE(r.ok);
+    EXPECT_GE(r.conflicts, 2u) << r.message; // both arcs 0->1 and 1->0 (and any other neighbour of 0)
+    bad = c;
+    bad[7] = g::no_color;
+    EXPECT_EQ(g::validate_coloring(gr, bad).uncolored, 1u);
+    EXPECT_FALSE(g::validate_coloring(gr, std::vector<std::uint32_t>(3, 0)).ok);
+    // Self-loops are ignored.
+    const g::csr_graph loop({0, 2, 3}, {0, 1, 0});
+    EXPECT_TRUE(g::validate_coloring(loop, std::vector<std::uint32_t>{0, 1}).ok);
+}
+
+TEST(GraphPageRankColorTeeth, PageRankChecksRejectPerturbedVectors) {
+    const g::csr_graph gr = kronecker(6);
+    const auto ref = g::reference_pagerank_fixed(gr, 0.85, 20);
+    auto x = g::ranks_to_double(ref.rank);
+    auto y = x;
+    y[3] = g::rank_to_double(ref.rank[3] + 1); // one ulp
+    EXPECT_NE(x, y);                           // the exact comparison sees a single ulp
+    const auto exact = g::reference_pagerank(gr, 0.85);
+    const double bound = g::pagerank_power_bound(gr, 0.85, ref.last_change);
+    ASSERT_LE(g::l1_distance(exact, x), bound);
+    y = x;
+    y[0] += 1.01 * bound; // off by more than the bound
+    EXPECT_GT(g::l1_distance(exact, y), bound);
+    // The tasks bound is about 2 tolerance / (1 - d) when nothing dangles, and shrinks with tolerance.
+    const g::csr_graph grid = g::make_grid(5, 5).graph;
+    EXPECT_NEAR(g::pagerank_tasks_bound(grid, 0.85, 1e-4), 2e-4 / (1 - g::damping_quantized(0.85)), 1e-6);
+    EXPECT_LT(g::pagerank_tasks_bound(grid, 0.85, 1e-6), g::pagerank_tasks_bound(grid, 0.85, 1e-4));
+    // 20 iterations are far from converged: the tolerance bound would reject the fixed-iteration
+    // result with a much smaller change.
+    EXPECT_GT(g::l1_distance(exact, g::ranks_to_double(g::reference_pagerank_fixed(gr, 0.85, 2).rank)),
+              g::pagerank_power_bound(gr, 0.85, 0));
+}
+
+TEST(GraphPageRankColorTeeth, OptionsAreChecked) {
+    const g::csr_graph gr = g::make_grid(3, 3).graph;
+    canopy::emu::scoped_options scoped(canopy::test::emu_options("tiny"));
+    const g::device_graph dg(gr);
+    g::pagerank_options p;
+    p.damping = 1.0;
+    EXPECT_THROW(g::run_pagerank(dg.view(), p), canopy::error);
+    p = {};
+    p.tolerance = -1;
+    EXPECT_THROW(g::run_pagerank(dg.view(), p), canopy::error);
+    p = {};
+    p.iterations = 0;
+    EXPECT_THROW(g::run_pagerank(dg.view(), p), canopy::error);
+}
+
+} // namespace

@@ -1,0 +1,380 @@
+// canopy/workloads/graph/coloring.hpp — graph colouring in the three strategies of strategies.hpp, over
+// platform/ only. The graph must be symmetric (every arc's reverse present, as often as the arc):
+// colouring is about edges, and a vertex sees only its out-arcs. Self-loops are ignored. Colours are
+// 0-based; the priority order is coloring_order.hpp's (a strict total order).
+//
+//   multi-kernel  Jones-Plassmann, Pannotia's max-based colouring: in iteration k every uncoloured
+//                 vertex that comes before all its uncoloured neighbours takes colour k. One kernel per
+//                 iteration over all vertices; the host reads back how many were coloured (the stop
+//                 flag: the remaining count reaches 0). launches == iterations == colours.
+//   persistent    the same iterations in one launch, an XF barrier after each: barriers == iterations.
+//   tasks         greedy colouring in priority order as a dependency-counting DAG (Atos' variant): a
+//                 vertex's counter is its number of higher-priority neighbours (counted by one kernel
+//                 before the runtime launch: launches == 2); vertices with none are the seeds; a vertex
+//                 task colours its vertex with the smallest colour no higher-priority neighbour has
+//                 (all of them are coloured by then), then decrements the counter of each lower-priority
+//                 neighbour and spawns that neighbour's task when the counter reaches 0. The result is
+//                 the sequential greedy colouring in descending priority order, exactly.
+//
+// The race-free Jones-Plassmann rule. Within iteration k colours are being written while neighbours
+// read them. A vertex w is a competitor of v in iteration k when w was uncoloured at the iteration's
+// start; a lane reads either no_color (not written yet) or k (coloured in this very iteration) for such
+// a w, and must count both as competitors. If it ignored colour k, two adjacent vertices u before v
+// could both take k: u reads v uncoloured and colours itself; then v reads u == k, ignores it, and
+// finds itself the maximum. With the rule the decision depends only on the iteration's starting
+// state, so the result equals the sequential simulation (reference_jones_plassmann) exactly, whatever
+// the interleaving. A colour < k was written in an earlier iteration: not a competitor.
+//
+// Memory orders and scopes, and why:
+// - Colours (multi-kernel, persistent): relaxed device-scope atomic loads and stores. They are read
+//   concurrently with their one write, but both values a reader can see lead to the same decision
+//   (above), so no ordering is needed; device scope because any work-group reads any vertex.
+// - The coloured count: relaxed device-scope fetch_add (one per work-item); read after the kernel
+//   boundary or the XF barrier (device-scope release/acquire).
+// - Counters (tasks): acq_rel device-scope fetch_sub. A task writes its colour (plain st), then
+//   decrements each lower neighbour's counter (release). The decrement that reaches 0 acquires; the
+//   decrements of one counter form one read-modify-write chain, so each earlier decrement's release
+//   sequence contains the last one: every higher-priority neighbour's colour write happens-before the
+//   last decrement, which spawns the task, which the runtime's queues hand off release/acquire
+//   (docs/scopes.md). So the task's plain ld of those colours is race-free and sees them: the colours
+//   are message-passed through the counter. Counters are written by the counting kernel with plain
+//   stores, ordered before the runtime launch by the kernel boundary.
+// - Results: the host reads the colours after the launch(es) have finished.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "canopy/platform/platform.hpp"
+#include "canopy/runtime/runtime.hpp"
+#include "canopy/sync/persistent.hpp"
+#include "canopy/sync/xf_barrier.hpp"
+#include "canopy/workloads/graph/coloring_order.hpp"
+#include "canopy/workloads/graph/csr_view.hpp"
+#include "canopy/workloads/graph/strategies.hpp"
+#include "canopy/workloads/graph/types.hpp"
+
+namespace canopy::workloads::graph {
+
+namespace detail {
+
+/// Jones-Plassmann for vertex v in iteration k: colours v with k and returns true when v is uncoloured
+/// and comes before every neighbour that was uncoloured when the iteration started.
+CANOPY_DEVICE inline bool jp_try(const csr_view& g, std::uint32_t* color, vertex_id v, std::uint32_t k) {
+    // Relaxed, device scope: see the header comment (either value read decides the same).
+    if (atomic_ref<std::uint32_t, scope::device>(color[v]).load(std::memory_order_relaxed) != no_color) {
+        return false;
+    }
+    const edge_id end = g.end(v);
+    for (edge_id e = g.begin(v); e < end; ++e) {
+        const vertex_id w = g.target(e);
+        if (w == v || !color_before(w, v)) {
+            continue; // a self-loop, or a neighbour v beats anyway
+        }
+        const std::uint32_t c =
+            atomic_ref<std::uint32_t, scope::device>(color[w]).load(std::memory_order_relaxed);
+        if (c == no_color || c == k) {
+            return false; // a competitor: uncoloured at the start of iteration k
+        }
+    }
+    atomic_ref<std::uint32_t, scope::device>(color[v]).store(k, std::memory_order_relaxed);
+    return true;
+}
+
+struct jp_kernel {
+    csr_view g;
+    std::uint32_t* color;
+    unsigned* count;
+    std::uint32_t k;
+    CANOPY_DEVICE void operator()() const {
+        const unsigned stride = grid_dim() * block_dim();
+        unsigned mine = 0;
+        for (unsigned v = global_id(); v < g.num_vertices; v += stride) {
+            mine += jp_try(g, color, v, k) ? 1u : 0u;
+        }
+        if (mine != 0) {
+            atomic_ref<unsigned, scope::device>(*count).fetch_add(mine, std::memory_order_relaxed);
+        }
+    }
+};
+
+struct jp_persistent {
+    csr_view g;
+    std::uint32_t* color;
+    unsigned* counts;     // 3 rotating counts: iteration k adds to counts[k % 3]
+    unsigned* iterations; // written once at the end by participant 0
+    sync::xf_barrier barrier;
+    CANOPY_DEVICE void operator()() const {
+        unsigned remaining = g.num_vertices;
+        for (std::uint32_t k = 0;; ++k) {
+            if (sync::p_global_id() == 0) {
+                // counts[(k + 1) % 3] was last read after iteration k - 2's barrier and is next added to
+                // in iteration k + 1: the barriers on either side order this reset.
+                atomic_ref<unsigned, scope::device>(counts[(k + 1) % 3]).store(0, std::memory_order_relaxed);
+            }
+            unsigned mine = 0;
+            for (unsigned v = sync::p_global_id(); v < g.num_vertices; v += sync::p_global_size()) {
+                mine += jp_try(g, color, v, k) ? 1u : 0u;
+            }
+            if (mine != 0) {
+                atomic_ref<unsigned, scope::device>(counts[k % 3]).fetch_add(mine, std::memory_order_relaxed);
+            }
+            barrier.wait(); // the iteration's colours and count, released and acquired at device scope
+            const unsigned n =
+                atomic_ref<unsigned, scope::device>(counts[k % 3]).load(std::memory_order_relaxed);
+            // n == 0 cannot happen while vertices remain (the first uncoloured vertex in priority
+            // order always colours); stop anyway rather than spin.
+            remaining = n < remaining ? remaining - n : 0;
+            if (remaining == 0 || n == 0) {
+                if (sync::p_global_id() == 0) {
+                    st(iterations, k + 1); // read by the host after the kernel
+                }
+                return; // every participant read the same counts: a uniform exit
+            }
+        }
+    }
+};
+
+// ---- tasks ----
+
+struct gc_args {
+    csr_view g;
+    std::uint32_t* color;
+    unsigned* counter; // higher-priority neighbours not yet coloured
+};
+struct gc_vertex_payload {
+    vertex_id v;
+};
+struct gc_range_payload {
+    edge_id lo, hi; // arcs [lo, hi) of v
+    vertex_id v;
+};
+struct gc_seeds_payload {
+    vertex_id lo, hi; // vertices [lo, hi)
+};
+
+/// Counts every vertex's higher-priority neighbours (one arc, one count; self-loops ignored).
+struct gc_count_kernel {
+    csr_view g;
+    unsigned* counter;
+    CANOPY_DEVICE void operator()() const {
+        const unsigned stride = grid_dim() * block_dim();
+        for (unsigned v = global_id(); v < g.num_vertices; v += stride) {
+            unsigned n = 0;
+            for (edge_id e = g.begin(v); e < g.end(v); ++e) {
+                const vertex_id w = g.target(e);
+                n += w != v && color_before(w, v) ? 1u : 0u;
+            }
+            st(&counter[v], n); // read by the runtime launch, after the kernel boundary
+        }
+    }
+};
+
+struct gc_vertex_task;
+struct gc_range_task;
+
+/// Decrements the counters of v's lower-priority neighbours along arcs [lo, hi), spawning each one that
+/// reaches 0; a range longer than fan_out is split into at most fan_out range tasks.
+template <class Ctx>
+CANOPY_DEVICE void gc_release(Ctx& ctx, const gc_args& a, vertex_id v, edge_id lo, edge_id hi) {
+    const edge_id n = hi - lo;
+    if (n <= fan_out) {
+        for (edge_id e = lo; e < hi; ++e) {
+            const vertex_id w = a.g.target(e);
+            if (w == v || !color_before(v, w)) {
+                continue;
+            }
+            // acq_rel: releases v's colour to w's task, acquires the other neighbours' (header comment).
+            if (atomic_ref<unsigned, scope::device>(a.counter[w]).fetch_sub(1u, std::memory_order_acq_rel) ==
+                1) {
+                ctx.template spawn<gc_vertex_task>(gc_vertex_payload{w});
+            }
+        }
+        return;
+    }
+    const edge_id want = (n + fan_out - 1) / fan_out;
+    const edge_id pieces = want < fan_out ? want : fan_out;
+    const edge_id chunk = (n + pieces - 1) / pieces;
+    for (edge_id b = lo; b < hi; b += chunk) {
+        ctx.template spawn<gc_range_task>(gc_range_payload{b, b + chunk < hi ? b + chunk : hi, v});
+    }
+}
+
+struct gc_vertex_task {
+    using payload = gc_vertex_payload;
+    gc_args a;
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
+        const vertex_id v = x.v;
+        const edge_id lo = a.g.begin(v), hi = a.g.end(v);
+        // The smallest colour no higher-priority neighbour has, 64 candidates per pass.
+        std::uint32_t chosen = 0;
+        for (std::uint32_t base = 0;; base += 64) {
+            std::uint64_t used = 0;
+            for (edge_id e = lo; e < hi; ++e) {
+                const vertex_id w = a.g.target(e);
+                if (w != v && color_before(w, v)) {
+                    const std::uint32_t c = ld(&a.color[w]); // message-passed by w's decrement
+                    if (c >= base && c - base < 64) {
+                        used |= std::uint64_t{1} << (c - base);
+                    }
+                }
+            }
+            if (used != ~std::uint64_t{0}) {
+                unsigned b = 0;
+                while ((used >> b) & 1u) {
+                    ++b;
+                }
+                chosen = base + b;
+                break;
+            }
+        }
+        st(&a.color[v], chosen); // released by the decrements below
+        gc_release(ctx, a, v, lo, hi);
+    }
+};
+
+struct gc_range_task {
+    using payload = gc_range_payload;
+    gc_args a;
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
+        gc_release(ctx, a, x.v, x.lo, x.hi);
+    }
+};
+
+/// The seeds: the vertices with no higher-priority neighbour (recomputed from the graph, not read from
+/// the counters, which running tasks may already be decrementing), split like a range.
+struct gc_seeds_task {
+    using payload = gc_seeds_payload;
+    gc_args a;
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
+        const vertex_id n = x.hi - x.lo;
+        if (n <= fan_out) {
+            for (vertex_id v = x.lo; v < x.hi; ++v) {
+                bool first = true;
+                for (edge_id e = a.g.begin(v); e < a.g.end(v) && first; ++e) {
+                    const vertex_id w = a.g.target(e);
+                    first = w == v || !color_before(w, v);
+                }
+                if (first) {
+                    ctx.template spawn<gc_vertex_task>(gc_vertex_payload{v});
+                }
+            }
+            return;
+        }
+        const vertex_id want = (n + fan_out - 1) / fan_out;
+        const vertex_id pieces = want < fan_out ? want : fan_out;
+        const vertex_id chunk = (n + pieces - 1) / pieces;
+        for (vertex_id b = x.lo; b < x.hi; b += chunk) {
+            ctx.template spawn<gc_seeds_task>(gc_seeds_payload{b, b + chunk < x.hi ? b + chunk : x.hi});
+        }
+    }
+};
+
+inline launch_config grid_for(unsigned resident, vertex_id n, unsigned block) {
+    const unsigned want = (n + block - 1) / block;
+    launch_config c;
+    c.block = block;
+    c.grid = resident != 0 && want > resident ? resident : want;
+    return c;
+}
+
+inline run_result<std::uint32_t> color_multi_kernel(const csr_view& g, const run_options& o) {
+    run_result<std::uint32_t> r;
+    const auto t0 = std::chrono::steady_clock::now();
+    device_buffer<std::uint32_t> color(std::vector<std::uint32_t>(g.num_vertices, no_color));
+    device_buffer<unsigned> count(1);
+    const launch_config cfg = grid_for(max_resident_blocks<jp_kernel>(o.block), g.num_vertices, o.block);
+    for (unsigned remaining = g.num_vertices, k = 0; remaining != 0; ++k) {
+        count.fill_zero();
+        launch(cfg, jp_kernel{g, color.data(), count.data(), k});
+        ++r.launches;
+        ++r.iterations;
+        unsigned n = 0;
+        count.download(&n, 1); // the stop flag: the remaining count
+        if (n == 0) {
+            throw error("canopy graph: Jones-Plassmann coloured no vertex in an iteration (a bug)");
+        }
+        remaining -= n < remaining ? n : remaining;
+    }
+    r.labels = color.to_vector();
+    r.seconds = since(t0);
+    return r;
+}
+
+inline run_result<std::uint32_t> color_persistent(const csr_view& g, const run_options& o) {
+    run_result<std::uint32_t> r;
+    const auto t0 = std::chrono::steady_clock::now();
+    device_buffer<std::uint32_t> color(std::vector<std::uint32_t>(g.num_vertices, no_color));
+    device_buffer<unsigned> counts(3);
+    counts.fill_zero();
+    device_buffer<unsigned> iterations(1);
+    iterations.fill_zero();
+    const unsigned grid = sync::persistent_grid<jp_persistent>(o.block);
+    if (grid == 0) {
+        throw error("canopy graph: a persistent kernel of " + std::to_string(o.block) +
+                    " work-items per work-group cannot launch on this device");
+    }
+    sync::discovery_context dctx(grid);
+    sync::xf_barrier_state bar(grid);
+    launch_config cfg;
+    cfg.block = o.block;
+    cfg.grid = grid;
+    r.workgroups = sync::launch_persistent(
+        cfg, dctx, jp_persistent{g, color.data(), counts.data(), iterations.data(), bar.barrier()});
+    r.launches = 1;
+    unsigned its = 0;
+    iterations.download(&its, 1);
+    r.iterations = its;
+    r.barriers = its;
+    r.labels = color.to_vector();
+    r.seconds = since(t0);
+    return r;
+}
+
+inline run_result<std::uint32_t> color_tasks(const csr_view& g, const run_options& o) {
+    run_result<std::uint32_t> r;
+    if (o.tasks.staging_capacity < fan_out) {
+        throw error("canopy graph: the tasks strategy needs a staging buffer of at least " +
+                    std::to_string(fan_out) + " tasks per lane");
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    device_buffer<std::uint32_t> color(std::vector<std::uint32_t>(g.num_vertices, no_color));
+    device_buffer<unsigned> counter(g.num_vertices);
+    launch(grid_for(max_resident_blocks<gc_count_kernel>(o.block), g.num_vertices, o.block),
+           gc_count_kernel{g, counter.data()});
+    const gc_args a{g, color.data(), counter.data()};
+    runtime::config c = o.tasks;
+    c.block = o.block;
+    runtime::task_set<gc_vertex_task, gc_range_task, gc_seeds_task> ts{gc_vertex_task{a}, gc_range_task{a},
+                                                                       gc_seeds_task{a}};
+    ts.template seed<gc_seeds_task>(gc_seeds_payload{0, g.num_vertices});
+    r.stats = ts.run(c);
+    r.launches = 2; // the counting kernel and the runtime launch
+    r.iterations = 1;
+    r.tasks = r.stats.total_tasks();
+    r.workgroups = r.stats.workgroups;
+    r.labels = color.to_vector();
+    r.seconds = since(t0);
+    return r;
+}
+
+} // namespace detail
+
+/// Colours the symmetric graph `g` (a view of device memory: device_graph) with strategy o.how; labels
+/// are the colours (0-based).
+inline run_result<std::uint32_t> run_color(const csr_view& g, const run_options& o = {}) {
+    if (g.num_vertices == 0) {
+        return {};
+    }
+    switch (o.how) {
+    case strategy::multi_kernel: return detail::color_multi_kernel(g, o);
+    case strategy::persistent: return detail::color_persistent(g, o);
+    case strategy::tasks: return detail::color_tasks(g, o);
+    }
+    throw error("canopy graph: unknown strategy");
+}
+
+} // namespace canopy::workloads::graph

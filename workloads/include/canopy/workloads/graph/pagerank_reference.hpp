@@ -1,0 +1,57 @@
+// canopy/workloads/graph/pagerank_reference.hpp — PageRank's oracles and error bounds (host-only).
+//
+// reference_pagerank_fixed: the sequential fixed-point power iteration, the same integer arithmetic as
+// the multi-kernel and persistent strategies (pagerank_fixed.hpp; integer sums do not depend on their
+// order), so they must equal it exactly. reference_pagerank: a double-precision power iteration with
+// the quantized damping, run until an iteration changes the vector by at most 1e-12 in L1: within
+// d * 1e-12 / (1 - d) (plus double rounding, ~1e-15 per iteration) of the exact PageRank vector x*.
+//
+// Error of the fixed-point power iteration against x*: one iteration computes F(x) - e with e >= 0 and
+//   |e|_1 < (E + 3V) ulp (ulp = 2^-60): per arc u->v, floor(floor(d x_u) / deg u) is short by < 1 / deg u
+//   + 1 ulp (E + V ulps over all arcs), the dangling products and floor(dangling / V) by < 1 ulp per
+//   vertex each, the teleport term by < 1 ulp per vertex. F is an L1 contraction of factor d, so after
+//   an iteration that changed the vector by delta,
+//     |x_k - x*|_1 <= d |x_{k-1} - x*|_1 + |e|_1 <= d (delta + |x_k - x*|_1) + |e|_1
+//     =>  |x_k - x*|_1 <= (d delta + (E + 3V) ulp) / (1 - d).
+// pagerank_power_bound adds the double oracle's own error (and 1e-12 of slack for both conversions).
+// The tasks strategy's bound is proved in pagerank.hpp; pagerank_tasks_bound computes it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "canopy/workloads/graph/csr.hpp"
+#include "canopy/workloads/graph/pagerank_fixed.hpp"
+
+namespace canopy::workloads::graph {
+
+struct pagerank_fixed_result {
+    std::vector<rank_fixed> rank;
+    unsigned iterations = 0;
+    rank_fixed last_change = 0; // the L1 change of the last iteration, in ulps
+};
+
+/// The multi-kernel/persistent computation, sequentially: tolerance 0 runs `iterations` iterations,
+/// tolerance > 0 stops after the first iteration that changes the ranks by at most tolerance (L1) or
+/// after `iterations`.
+pagerank_fixed_result reference_pagerank_fixed(const csr_graph& g, double damping, unsigned iterations,
+                                               double tolerance = 0);
+
+/// Double-precision PageRank with damping_quantized(damping), uniform teleport and dangling mass, from
+/// the uniform vector until the L1 change is at most `tolerance` (or max_iterations).
+std::vector<double> reference_pagerank(const csr_graph& g, double damping, double tolerance = 1e-12,
+                                       unsigned max_iterations = 100000);
+
+std::vector<double> ranks_to_double(std::span<const rank_fixed> x);
+double l1_distance(std::span<const double> a, std::span<const double> b);
+
+/// The bound on |x - x*|_1 of a fixed-point power iteration whose last iteration changed it by
+/// last_change (ulps), plus the double oracle's error: compare with l1_distance to reference_pagerank.
+double pagerank_power_bound(const csr_graph& g, double damping, rank_fixed last_change);
+
+/// The bound on |x - x*|_1 of the tasks strategy run with `tolerance` (pagerank.hpp), plus the double
+/// oracle's error.
+double pagerank_tasks_bound(const csr_graph& g, double damping, double tolerance);
+
+} // namespace canopy::workloads::graph
