@@ -294,6 +294,14 @@ int main(int argc, char** argv) {
                    "sub-groups sharing a work-group queue; 1 per CU)")
         ->check(CLI::IsMember({64u, 128u, 256u}))
         ->capture_default_str();
+    std::vector<std::string> tree_names = {"T1", "T2", "T4", "T5"};
+    app.add_option("--trees", tree_names, "trees to run (a subset of T1 T2 T4 T5)")
+        ->check(CLI::IsMember({"T1", "T2", "T4", "T5"}))
+        ->capture_default_str();
+    std::vector<std::string> policy_names;
+    app.add_option("--policies", policy_names,
+                   "policies to run besides hrf-direct, which every speedup needs (default: all)")
+        ->check(CLI::IsMember({"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp"}));
     CLI11_PARSE(app, argc, argv);
     if (quick && app.count("--seeds") == 0) {
         seeds = 1;
@@ -310,8 +318,8 @@ int main(int argc, char** argv) {
     // ---- 1. scale the trees ----
     std::vector<scaled_tree> trees;
     std::printf("%-4s %-52s %10s %6s %10s\n", "tree", "scaled flags", "nodes", "depth", "leaves");
-    for (const char* name : {"T1", "T2", "T4", "T5"}) {
-        scaled_tree t = scale(name, target);
+    for (const std::string& name : tree_names) {
+        scaled_tree t = scale(name.c_str(), target);
         std::printf("%-4s %-52s %10s %6d %10s%s\n", t.name.c_str(), t.flags.c_str(),
                     fmt_u(t.ref.nodes).c_str(), t.ref.depth, fmt_u(t.ref.leaves).c_str(),
                     t.near ? "" : "  (more than 25% from the target: closest used)");
@@ -321,14 +329,22 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
 
     // ---- 2. every tree under every policy and seed ----
-    constexpr std::size_t npol = std::size(rt::all_policies);
+    // hrf-direct first: speedups divide by it (results[i][0]).
+    std::vector<rt::policy> policies;
+    for (rt::policy pol : rt::all_policies) {
+        if (pol == rt::policy::hrf_direct || policy_names.empty() ||
+            std::find(policy_names.begin(), policy_names.end(), rt::to_string(pol)) != policy_names.end()) {
+            policies.push_back(pol);
+        }
+    }
+    const std::size_t npol = policies.size();
     // results[tree][policy][seed]
     std::vector<std::vector<std::vector<run_result>>> results(trees.size(),
                                                               std::vector<std::vector<run_result>>(npol));
     for (std::size_t i = 0; i < trees.size(); ++i) {
         for (std::size_t k = 0; k < npol; ++k) {
             for (unsigned sd = 0; sd < seeds; ++sd) {
-                const rt::policy pol = rt::all_policies[k];
+                const rt::policy pol = policies[k];
                 run_result r = run_one(trees[i], pol, seed + sd, compute, block);
                 std::fprintf(stderr, "  %s %-15s seed %llu  %.1f s\n", trees[i].name.c_str(),
                              rt::to_string(pol), static_cast<unsigned long long>(seed + sd), r.wall);
@@ -363,7 +379,7 @@ int main(int argc, char** argv) {
     j["speedup_definition"] =
         "cycles_makespan(hrf-direct) / cycles_makespan(policy), same seed; mean over seeds";
     std::vector<std::string> pol_names;
-    for (rt::policy pol : rt::all_policies) {
+    for (rt::policy pol : policies) {
         pol_names.push_back(rt::to_string(pol));
     }
     j["policies"] = pol_names;
@@ -393,7 +409,7 @@ int main(int argc, char** argv) {
             sm.speedup_min = 1e300;
             sm.speedup_max = 0;
             nlohmann::json jp;
-            jp["policy"] = rt::to_string(rt::all_policies[k]);
+            jp["policy"] = rt::to_string(policies[k]);
             jp["runs"] = nlohmann::json::array();
             for (unsigned sd = 0; sd < seeds; ++sd) {
                 const run_result& r = results[i][k][sd];
@@ -432,11 +448,15 @@ int main(int argc, char** argv) {
                 jr["redonations_to_device"] = r.s.redonations_to_device;
                 jr["steals"] = r.s.steals_received;
                 jr["steal_requests"] = r.s.steal_requests;
+                jr["steal_grants"] = r.s.steal_grants;
+                jr["steal_declines"] = r.s.steal_declines;
+                jr["tasks_by_level"] = r.s.tasks; // private, work-group, device, stolen
+                jr["fronts_by_level"] = r.s.fronts;
                 jr["tasks"] = r.s.total_tasks();
                 jr["wall_seconds"] = r.wall;
                 jp["runs"].push_back(jr);
             }
-            if (rt::all_policies[k] == rt::policy::hrf_indirect) {
+            if (policies[k] == rt::policy::hrf_indirect) {
                 x_don_mean.push_back(sm.donations);
                 y_speed_mean.push_back(sm.speedup_mean);
             }
@@ -452,11 +472,11 @@ int main(int argc, char** argv) {
             jt["policies"].push_back(jp);
             const auto r0 = [](double v) { return fmt_u(static_cast<u64>(std::llround(v))); };
             md << "| " << t.name << " | `" << t.flags << "` | " << fmt_u(t.ref.nodes) << " | "
-               << rt::to_string(rt::all_policies[k]) << " | " << r0(sm.makespan) << " | "
-               << fmt_f(sm.speedup_mean, 3) << " [" << fmt_f(sm.speedup_min, 3) << ", "
-               << fmt_f(sm.speedup_max, 3) << "] | " << r0(sm.cycles_max_cu) << " | " << r0(sm.flushes_own)
-               << " / " << r0(sm.flushes_remote) << " | " << r0(sm.inv_own) << " / " << r0(sm.inv_remote)
-               << " | " << r0(sm.donations) << " | " << r0(sm.steals) << " |\n";
+               << rt::to_string(policies[k]) << " | " << r0(sm.makespan) << " | " << fmt_f(sm.speedup_mean, 3)
+               << " [" << fmt_f(sm.speedup_min, 3) << ", " << fmt_f(sm.speedup_max, 3) << "] | "
+               << r0(sm.cycles_max_cu) << " | " << r0(sm.flushes_own) << " / " << r0(sm.flushes_remote)
+               << " | " << r0(sm.inv_own) << " / " << r0(sm.inv_remote) << " | " << r0(sm.donations) << " | "
+               << r0(sm.steals) << " |\n";
         }
         j["trees"].push_back(jt);
     }

@@ -143,6 +143,29 @@ TEST(RuntimeStats, ScopesFollowThePolicy) {
     EXPECT_GT(d.stats.partial_fronts, 0u); // the seed front is partial at least
 }
 
+// steal-emulated, regression (docs/hrf-experiment.md, "The T4 anomaly"): a thief must be able to ask
+// the work-group it asked last again. The victim scan used to stop one short of it, so with two
+// work-groups every sub-group could post one request in its whole run (the scan saw only its own
+// work-group afterwards), and on hrf8 a thief declined once by the only busy work-group never asked
+// it again. Here one sub-group per work-group and two work-groups: the root's 639 children (20
+// fronts) sit in one sub-group's queues, and the other work-group must keep stealing them. Two
+// sub-groups can post at most two requests under the old scan; the property checked is structural
+// (requests and steals keep coming while a victim has work), not timing.
+TEST(RuntimeSteal, ThiefAsksItsLastVictimAgain) {
+    canopy::test::for_seeds(scm(), 10, [&] {
+        auto c = cfg(rt::policy::steal_emulated); // block 32: one wave32 sub-group per work-group
+        c.persistent = false;
+        c.grid = 2;
+        c.staging_capacity = 640;
+        const auto r = run_tree(c, 640, 0, true);
+        ASSERT_TRUE(r.exactly_once());
+        ASSERT_GT(r.stats.steal_requests, 2u);
+        ASSERT_GT(r.stats.steals_received, 2u);
+        ASSERT_EQ(r.stats.steals_received, r.stats.steal_grants);
+        ASSERT_GT(r.stats.tasks[rt::lvl_stolen], 2u * 32u);
+    });
+}
+
 TEST(RuntimeStats, RspStealsAreRemoteOps) {
     canopy::emu::scoped_options o(scm());
     auto c = cfg(rt::policy::steal_rsp);

@@ -230,7 +230,12 @@ template <policy P, class... Tasks> struct scheduler {
                 if (!pending && nwg > 1) {
                     // Post a request only to a victim that advertises work, so that an idle device polls
                     // without writing (and the watchdog can tell a lost task from a busy run).
-                    for (unsigned k = 1; k < nwg && !pending; ++k) {
+                    // Round robin from the work-group after the last victim (`cursor`) through the last
+                    // victim itself (k = nwg): every other work-group is a candidate on every poll. With
+                    // k < nwg the last victim was never looked at again, so a thief declined once by the
+                    // only work-group with work (its one front popped locally first) never asked it again:
+                    // T4 at work-groups of 256 ran on one CU (docs/hrf-experiment.md, "The T4 anomaly").
+                    for (unsigned k = 1; k <= nwg && !pending; ++k) {
                         const unsigned v = (cursor + k) % nwg;
                         if (v == wg) {
                             continue;
