@@ -57,10 +57,23 @@ void configure_emulator(const emulator_settings& s) {
     o.rsp_original_scheme = s.scheme == "original";
     o.timed = s.timed;
     o.race_check = emu::parse_race_check(s.race_check);
+    o.costs.launch = s.launch_cycles;
     emu::reset_race_log();
+    emu::reset_launch_totals();
 #else
     (void)s;
 #endif
+}
+
+launch_summary collect_launches() {
+    launch_summary r;
+#if defined(CANOPY_BACKEND_CPU)
+    const emu::launch_totals_t& t = emu::launch_totals();
+    r.launches = t.launches;
+    r.kernel_cycles = t.cycles_makespan;
+    r.launch_cycles = emu::current_options().costs.launch;
+#endif
+    return r;
 }
 
 race_summary collect_races() {

@@ -38,6 +38,9 @@ struct emulator_settings {
     std::string scheme = "proposed";       // scoped model: RSP Table 3 column
     bool timed = false;                    // deterministic scheduler in simulated-time order
     std::string race_check = "none";       // or hrf-direct, hrf-indirect, rsp (docs/race-detector.md)
+    // Timed: the per-launch cost (kernel launch + stop-flag read-back, emu::cost_table::launch) that a
+    // host loop of launches pays on top of the launches' makespans.
+    unsigned long long launch_cycles = 10000;
 };
 /// Installs the settings as the emulator's options (nothing on GPU backends), and starts a new race log.
 void configure_emulator(const emulator_settings& s);
@@ -50,6 +53,13 @@ struct race_summary {
     std::string text; // every kept report, one block each
 };
 race_summary collect_races();
+
+/// The launches since configure_emulator() in the timed model (emulator only; zeros otherwise): the sum
+/// of their makespans and how many there were; cycles = kernel_cycles + launches x launch_cycles.
+struct launch_summary {
+    unsigned long long launches = 0, kernel_cycles = 0, launch_cycles = 0;
+};
+launch_summary collect_launches();
 
 struct relay_result {
     std::string device;

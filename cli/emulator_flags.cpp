@@ -84,6 +84,12 @@ void add_emulator_flags(CLI::App& sub, emulator_settings& s, emulator_flag_set w
         timed = sub.add_flag("--timed", s.timed,
                              "deterministic scheduler in simulated-time order; reports cycles_makespan (the "
                              "modelled duration; use with --memory-model scoped)");
+        sub.add_option(
+               "--launch-cycles", s.launch_cycles,
+               "--timed: cycles one kernel launch + reading back its stop flag costs the host loop, "
+               "reported apart from the launches' makespans (docs/graph-experiment.md: 10 us at 1 GHz, "
+               "Volkov & Demmel's synchronous relaunch)")
+            ->default_val(s.launch_cycles);
     }
     CLI::Option* race =
         sub.add_option(

@@ -51,6 +51,24 @@ struct usage_error {
     std::string message;
 };
 
+/// --timed: the modelled duration, the launches' makespans and the host loop's per-launch cost apart
+/// (docs/graph-experiment.md), as a JSON object and as one text line.
+struct timed_cycles {
+    bool on = false;
+    launch_summary l;
+    unsigned long long total() const { return l.kernel_cycles + l.launches * l.launch_cycles; }
+    nlohmann::json to_json() const {
+        return {{"kernels", l.kernel_cycles},
+                {"launches", l.launches},
+                {"per_launch", l.launch_cycles},
+                {"total", total()}};
+    }
+    std::string line() const {
+        return fmt::format("cycles     {} = {} in kernels + {} launches x {} per launch\n", total(),
+                           l.kernel_cycles, l.launches, l.launch_cycles);
+    }
+};
+
 struct input_graph {
     graph::csr_graph g;
     std::string description;
@@ -247,6 +265,7 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
     }
 
     const std::string policy = tasks ? rs.policy : "";
+    const timed_cycles tc{o.emulated && o.emu.timed, collect_launches()};
     if (o.json) {
         nlohmann::json j = {{"algorithm", o.algorithm},
                             {"strategy", rs.strategy},
@@ -285,6 +304,9 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
             s[k] = v;
         }
         j["stats"] = s;
+        if (tc.on) {
+            j["cycles"] = tc.to_json();
+        }
         std::puts(j.dump(2).c_str());
     } else {
         fmt::print("graph      {}: {} vertices, {} arcs\n", in.description, n, in.g.num_edges());
@@ -309,6 +331,9 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
         fmt::print("seconds    {:.3f}\n", r.seconds);
         fmt::print("iterations {}\nlaunches   {}\nbarriers   {}\ntasks      {}\n", r.iterations, r.launches,
                    r.barriers, r.tasks);
+        if (tc.on) {
+            fmt::print("{}", tc.line());
+        }
         if (validated) {
             fmt::print("validated  {}: {}\n", *validated ? "OK" : "FAILED", validation);
         }
@@ -447,6 +472,7 @@ int run_graph_command(const graph_options& o) {
     }
 
     const std::string policy = rs.strategy == "tasks" ? rs.policy : "";
+    const timed_cycles tc{o.emulated && o.emu.timed, collect_launches()};
     if (o.json) {
         nlohmann::json j = {{"algorithm", o.algorithm},
                             {"strategy", rs.strategy},
@@ -477,6 +503,9 @@ int run_graph_command(const graph_options& o) {
             s[k] = v;
         }
         j["stats"] = s;
+        if (tc.on) {
+            j["cycles"] = tc.to_json();
+        }
         std::puts(j.dump(2).c_str());
     } else {
         fmt::print("graph      {}: {} vertices, {} arcs{}\n", in.description, n, in.g.num_edges(),
@@ -494,6 +523,9 @@ int run_graph_command(const graph_options& o) {
         fmt::print("seconds    {:.3f}\nteps       {:.4g}\n", r.seconds, teps);
         fmt::print("iterations {}\nlaunches   {}\nbarriers   {}\ntasks      {}\n", r.iterations, r.launches,
                    r.barriers, r.tasks);
+        if (tc.on) {
+            fmt::print("{}", tc.line());
+        }
         if (validated) {
             fmt::print("validated  {}: {}\n", *validated ? "OK" : "FAILED", validation);
         }

@@ -19,6 +19,9 @@ const std::vector<virtual_device>& presets() {
         {"hrf8", 8, 4, 1024, 64, 1024, 32 * 1024, 64 * 1024,
          "the HRF paper's GPU (Hower et al. Table 1): 8 CUs x 4 SIMDs, wave64; 4 resident work-groups per "
          "CU"},
+        // The graph experiment's larger device (docs/graph-experiment.md): hrf8's CU, 32 of them.
+        {"hrf32", 32, 4, 1024, 64, 1024, 32 * 1024, 64 * 1024,
+         "hrf8's CU (4 SIMDs, wave64, 4 resident work-groups) x 32: the graph experiment's larger device"},
         {"wide", 32, 8, 2048, 32, 1024, 48 * 1024, 96 * 1024,
          "a mid-size NVIDIA-like GPU: 32 SMs x 8 resident work-groups, warp32, for throughput runs"},
         // NVIDIA H100 SXM's residency limits per SM (CUDA C++ Programming Guide, compute capability 9.0:

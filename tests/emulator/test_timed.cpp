@@ -122,3 +122,36 @@ TEST(Timed, SameSeedSameMakespan) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(Timed, LaunchTotalsAddUpEveryLaunchAndKeepThePerLaunchCostApart) {
+    // Three launches of known compute (10,000, 20,000 and 30,000 cycles on one work-item): the totals
+    // count three launches, their makespans add up to each launch's own report, and the per-launch
+    // cost is the options' (not added into the makespans: the host loop pays it between launches).
+    auto o = timed();
+    o.costs.launch = 7777;
+    canopy::test::for_seeds(o, 2, [] {
+        canopy::emu::reset_launch_totals();
+        unsigned long long sum = 0;
+        for (unsigned k = 1; k <= 3; ++k) {
+            canopy::launch({.grid = 1, .block = 32}, [=] {
+                if (canopy::thread_id() == 0) {
+                    canopy::model_cycles(10000u * k);
+                }
+            });
+            const unsigned long long m = canopy::emu::last_report().memory.cycles_makespan;
+            EXPECT_GE(m, 10000ull * k);
+            sum += m;
+        }
+        const auto& t = canopy::emu::launch_totals();
+        EXPECT_EQ(t.launches, 3u);
+        EXPECT_EQ(t.cycles_makespan, sum);
+        EXPECT_EQ(t.launch_cost, 7777u);
+        EXPECT_EQ(t.cycles(7777), sum + 3 * 7777);
+        canopy::emu::reset_launch_totals();
+        EXPECT_EQ(canopy::emu::launch_totals().launches, 0u);
+    });
+}
+
+} // namespace

@@ -71,7 +71,9 @@ struct launch_totals_t {
     /// launches x `per_launch`: the host loop's share of the duration.
     std::uint64_t launch_cycles(std::uint64_t per_launch) const { return launches * per_launch; }
     /// The modelled duration: makespans plus launches x `per_launch`.
-    std::uint64_t cycles(std::uint64_t per_launch) const { return cycles_makespan + launch_cycles(per_launch); }
+    std::uint64_t cycles(std::uint64_t per_launch) const {
+        return cycles_makespan + launch_cycles(per_launch);
+    }
 };
 const launch_totals_t& launch_totals();
 void reset_launch_totals();
