@@ -351,7 +351,7 @@ inline run_result<std::uint32_t> color_tasks(const csr_view& g, const run_option
     runtime::task_set<gc_vertex_task, gc_range_task, gc_seeds_task> ts{gc_vertex_task{a}, gc_range_task{a},
                                                                        gc_seeds_task{a}};
     ts.template seed<gc_seeds_task>(gc_seeds_payload{0, g.num_vertices});
-    r.stats = ts.run(c);
+    r.add_round(ts.run(c));
     r.launches = 2; // the counting kernel and the runtime launch
     r.iterations = 1;
     r.tasks = r.stats.total_tasks();

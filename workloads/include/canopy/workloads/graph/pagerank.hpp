@@ -438,7 +438,7 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
     runtime::task_set<pr_vertex_task, pr_range_task, pr_seeds_task> ts{pr_vertex_task{a}, pr_range_task{a},
                                                                        pr_seeds_task{a}};
     ts.template seed<pr_seeds_task>(pr_seeds_payload{0, g.num_vertices});
-    r.stats = ts.run(c);
+    r.add_round(ts.run(c));
     r.launches = 1;
     r.iterations = 1;
     r.tasks = r.stats.total_tasks();

@@ -137,6 +137,15 @@ template <class Label> struct run_result {
     unsigned workgroups = 0;      // participating work-groups (persistent, tasks)
     double seconds = 0;           // host wall time from the first launch to the labels read back
     runtime::stats stats;         // tasks only: the last round's
+    // tasks only: every round's donations (to work-group and device queues), steal requests and
+    // stolen fronts received, added up (stats holds the last round's alone).
+    std::uint64_t donations = 0, steal_requests = 0, steals = 0;
+    void add_round(const runtime::stats& s) {
+        stats = s;
+        donations += s.donations();
+        steal_requests += s.steal_requests;
+        steals += s.steals_received;
+    }
 };
 
 /// The graph's arrays in device memory, and their view.
@@ -504,7 +513,7 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
         } else {
             ts.template seed<seeds_task<P, S>>(seeds_payload{0, seeds});
         }
-        r.stats = ts.run(c);
+        r.add_round(ts.run(c));
         ++r.launches;
         ++r.iterations;
         r.tasks += r.stats.total_tasks();
