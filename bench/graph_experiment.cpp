@@ -841,8 +841,8 @@ int main(int argc, char** argv) {
     // (b) policies on graph tasks
     md << "## (b) Policies on graph tasks (Orr et al.: RSP + stealing +17% over scopes alone, +6% over "
           "stealing alone)\n\n";
-    md << "Cycles (kernels + rounds x L) of the tasks strategy, mean over seeds; speedups per seed then "
-          "averaged. 'scopes alone' = hrf-indirect (work-group-scoped queues, donation only); 'stealing "
+    md << "Cycles (kernels + rounds x L) of the tasks strategy, mean over seeds; ratios of those means. "
+          "'scopes alone' = hrf-indirect (work-group-scoped queues, donation only); 'stealing "
           "alone' = steal-emulated (stealing with device-scope queues); RSP + stealing = steal-rsp.\n\n";
     md << "| device | algorithm | graph | hrf-direct (cycles) | hrf-indirect | steal-emulated | steal-rsp | "
           "rsp / indirect | rsp / emulated | steals (emulated / rsp) | remote flushes (rsp) |\n";
@@ -956,7 +956,8 @@ int main(int argc, char** argv) {
                             << s.graphs[gi].name << " | "
                             << mk.mean([](const run_out& r) { return r.quality; }) << " | "
                             << pe.mean([](const run_out& r) { return r.quality; }) << " | "
-                            << (tasks ? fmt_f(tk->mean([](const run_out& r) { return r.quality; }), 6)
+                            << (tasks ? fmt_f(tk->mean([](const run_out& r) { return r.quality; }),
+                                              a == algo::color ? 0 : 6)
                                       : std::string("not run"))
                             << " | "
                             << fmt_f(mk.mean([](const run_out& r) { return double(r.iterations); }), 0)

@@ -124,19 +124,24 @@ def plot(data, devices, sweep, a_rows, b_rows, c_rows, png):
         # (b)
         ax = axes[1][col]
         rows = [r for r in b_rows if r["device"] == dev]
+        if not rows:
+            ax.text(0.5, 0.5, f"(b) {dev}: the tasks strategy did not run here\n(--tasks-every-device runs it)",
+                    ha="center", va="center", transform=ax.transAxes)
+            ax.set_axis_off()
         width = 0.8 / len(POLICIES)
-        for k, p in enumerate(POLICIES):
+        for k, p in enumerate(POLICIES if rows else []):
             xs = [i + (k - (len(POLICIES) - 1) / 2) * width for i in range(len(rows))]
             label = p
             if p == "steal-rsp":
                 label += " (Orr: 1.17x scopes alone, 1.06x stealing alone)"
             ax.bar(xs, [r["speedup_vs_hrf_direct"][p] for r in rows], width, color=COLORS[p], label=label)
-        ax.axhline(1.0, color="0.3", lw=0.8)
-        ax.set_xticks(range(len(rows)))
-        ax.set_xticklabels([f"{r['algorithm']}\n{r['graph']}" for r in rows], fontsize=7)
-        ax.set_ylabel("speedup over hrf-direct (tasks)")
-        ax.set_title(f"(b) {dev}: policies on graph tasks")
-        ax.legend(fontsize=7)
+        if rows:
+            ax.axhline(1.0, color="0.3", lw=0.8)
+            ax.set_xticks(range(len(rows)))
+            ax.set_xticklabels([f"{r['algorithm']}\n{r['graph']}" for r in rows], fontsize=7)
+            ax.set_ylabel("speedup over hrf-direct (tasks)")
+            ax.set_title(f"(b) {dev}: policies on graph tasks")
+            ax.legend(fontsize=7)
         # (c)
         ax = axes[2][col]
         rows = [r for r in c_rows if r["device"] == dev]
