@@ -204,6 +204,9 @@ template <class R> void fill_counts(run_out& o, const R& r) {
     o.iterations = r.iterations;
     o.barriers = r.barriers;
     o.tasks = r.tasks;
+    o.donations = r.donations; // tasks only (zero for the frontier strategies)
+    o.steals = r.steals;
+    o.steal_requests = r.steal_requests;
 }
 
 /// One run, in a child process: the answer is checked against the oracle before its numbers count.
@@ -235,11 +238,6 @@ run_out run_one(const settings& s, const run_spec& sp) {
         out.ok = cmp.ok();
         out.error = cmp.ok() ? "" : cmp.summary();
         out.reached = in.reached;
-        if (sp.how == g::strategy::tasks) {
-            out.donations = r.donations;
-            out.steals = r.steals;
-            out.steal_requests = r.steal_requests;
-        }
         break;
     }
     case algo::sssp: {
@@ -250,11 +248,6 @@ run_out run_one(const settings& s, const run_spec& sp) {
         out.ok = cmp.ok();
         out.error = cmp.ok() ? "" : cmp.summary();
         out.reached = in.reached;
-        if (sp.how == g::strategy::tasks) {
-            out.donations = r.donations;
-            out.steals = r.steals;
-            out.steal_requests = r.steal_requests;
-        }
         break;
     }
     case algo::pagerank: {
@@ -277,11 +270,6 @@ run_out run_one(const settings& s, const run_spec& sp) {
             out.error = out.ok ? "" : "differs from the sequential fixed-point oracle (or exceeds its bound)";
         }
         out.reached = n;
-        if (sp.how == g::strategy::tasks) {
-            out.donations = r.donations;
-            out.steals = r.steals;
-            out.steal_requests = r.steal_requests;
-        }
         break;
     }
     case algo::color: {
@@ -296,11 +284,6 @@ run_out run_one(const settings& s, const run_spec& sp) {
                             : "proper, but differs from the sequential colouring of the same order";
         out.quality = static_cast<double>(rep.colors);
         out.reached = n;
-        if (sp.how == g::strategy::tasks) {
-            out.donations = r.donations;
-            out.steals = r.steals;
-            out.steal_requests = r.steal_requests;
-        }
         break;
     }
     }
