@@ -117,7 +117,10 @@ int main(int argc, char** argv) {
         std::printf("%-12s %-5s %-28s %10s %12s %9s %10s\n", "graph", "algo", "run", "seconds", "TEPS",
                     "vs ref", "tasks");
     }
-    for (const auto& [name, unweighted] : graphs) {
+    for (const auto& entry : graphs) {
+        // Not a structured binding: clang 14 cannot capture one in the lambdas below (C++20 allows it).
+        const auto& name = entry.name;
+        const auto& unweighted = entry.graph;
         const g::csr_graph weighted =
             unweighted.has_weights() ? unweighted : g::with_hash_weights(unweighted);
         const g::vertex_id source = unweighted.max_degree_vertex();

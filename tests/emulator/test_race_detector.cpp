@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
-#include <source_location>
 #include <string>
 
 #include "../common/emu_test.hpp"
@@ -48,13 +47,13 @@ emu::mm_access remote_access(unsigned* p, scope s, Mo o) {
     a.remote = true;
     return a;
 }
-void note(emu::work_item& w, unsigned* p, emu::race_op op, scope s, Mo o, const std::source_location& where) {
+void note(emu::work_item& w, unsigned* p, emu::race_op op, scope s, Mo o, const canopy::source_location& where) {
     if (w.race) {
         emu::race_on_access(w, emu::race_event{p, sizeof(unsigned), op, s, o, true, where});
     }
 }
 unsigned remote_load(unsigned* p, scope s, Mo o,
-                     std::source_location where = std::source_location::current()) {
+                     canopy::source_location where = canopy::source_location::current()) {
     emu::work_item& w = emu::self();
     emu::yield(w);
     const unsigned v = w.model ? static_cast<unsigned>(w.model->load(w, remote_access(p, s, o)))
@@ -63,7 +62,7 @@ unsigned remote_load(unsigned* p, scope s, Mo o,
     return v;
 }
 void remote_store(unsigned* p, unsigned v, scope s, Mo o,
-                  std::source_location where = std::source_location::current()) {
+                  canopy::source_location where = canopy::source_location::current()) {
     emu::work_item& w = emu::self();
     emu::yield(w);
     emu::note_progress(w);
@@ -75,7 +74,7 @@ void remote_store(unsigned* p, unsigned v, scope s, Mo o,
     note(w, p, emu::race_op::store, s, o, where);
 }
 unsigned remote_fetch_add(unsigned* p, unsigned v, scope s, Mo o,
-                          std::source_location where = std::source_location::current()) {
+                          canopy::source_location where = canopy::source_location::current()) {
     emu::work_item& w = emu::self();
     emu::yield(w);
     emu::note_progress(w);
