@@ -58,6 +58,8 @@ void configure_emulator(const emulator_settings& s) {
     o.timed = s.timed;
     o.race_check = emu::parse_race_check(s.race_check);
     o.costs.launch = s.launch_cycles;
+    o.pct_depth = s.pct_depth;
+    o.pct_steps = s.pct_steps;
     emu::reset_race_log();
     emu::reset_launch_totals();
 #else

@@ -41,6 +41,10 @@ struct emulator_settings {
     // Timed: the per-launch cost (kernel launch + stop-flag read-back, emu::cost_table::launch) that a
     // host loop of launches pays on top of the launches' makespans.
     unsigned long long launch_cycles = 10000;
+    // Deterministic scheduler in PCT order (emu::options::pct_depth): 0 uniform, d >= 1 PCT with d - 1
+    // priority change points over the first pct_steps steps (0: the emulator's default).
+    unsigned pct_depth = 0;
+    unsigned long long pct_steps = 0;
 };
 /// Installs the settings as the emulator's options (nothing on GPU backends), and starts a new race log.
 void configure_emulator(const emulator_settings& s);

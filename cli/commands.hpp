@@ -20,6 +20,7 @@ action add_uts(CLI::App& app);
 action add_graph(CLI::App& app);
 #if defined(CANOPY_WITH_LITMUS)
 action add_litmus(CLI::App& app); // emulator only: the scoped-cache model runs the tests
+action add_stress(CLI::App& app); // emulator only: schedule sweeps on the deterministic scheduler
 #endif
 
 struct emulator_flag_set {

@@ -12,8 +12,17 @@ namespace {
 // only an explicit --scheduler parallel alongside is a contradiction, reported as a usage error (exit
 // 2) that names both flags.
 void resolve_scheduler(emulator_settings& s, const CLI::Option* scheduler, const CLI::Option* seed,
-                       const CLI::Option* memory_model, const CLI::Option* timed, const CLI::Option* race) {
+                       const CLI::Option* memory_model, const CLI::Option* timed, const CLI::Option* race,
+                       const CLI::Option* pct) {
     std::vector<std::string> needs; // the given flags that need the deterministic scheduler
+    if (pct != nullptr && pct->count() > 0 && s.pct_depth > 0) {
+        if (s.timed) {
+            throw CLI::ValidationError(
+                "--pct-depth and --timed both fix the deterministic scheduler's order: "
+                "give one of them");
+        }
+        needs.emplace_back("--pct-depth");
+    }
     if (memory_model != nullptr && memory_model->count() > 0 && s.memory_model == "scoped") {
         needs.emplace_back("--memory-model scoped");
     }
@@ -98,8 +107,18 @@ void add_emulator_flags(CLI::App& sub, emulator_settings& s, emulator_flag_set w
                "docs/race-detector.md): the races are reported at the end and the command exits 1")
             ->check(CLI::IsMember({"none", "hrf-direct", "hrf-indirect", "rsp"}))
             ->default_val(s.race_check);
-    sub.parse_complete_callback([&s, scheduler, seed, memory_model, timed, race] {
-        resolve_scheduler(s, scheduler, seed, memory_model, timed, race);
+    CLI::Option* pct =
+        sub.add_option("--pct-depth", s.pct_depth,
+                       "deterministic scheduler in PCT order (probabilistic concurrency testing): random "
+                       "work-item priorities with D-1 change points; finds an ordering bug of depth D with "
+                       "a known probability (0: uniform random order; docs/emulator.md)")
+            ->default_val(s.pct_depth);
+    sub.add_option("--pct-steps", s.pct_steps,
+                   "--pct-depth: change points are drawn from the first K scheduling steps, about one "
+                   "launch's length (0: 20000)")
+        ->default_val(s.pct_steps);
+    sub.parse_complete_callback([&s, scheduler, seed, memory_model, timed, race, pct] {
+        resolve_scheduler(s, scheduler, seed, memory_model, timed, race, pct);
     });
 }
 

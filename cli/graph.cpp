@@ -295,6 +295,10 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
             j["colors"] = colors;
         }
         j["validated"] = validated ? nlohmann::json(*validated) : nlohmann::json(nullptr);
+        j["ok"] = !(validated && !*validated); // the one field a script checks (cli/main.cpp: failed runs)
+        if (validated && !*validated) {
+            j["reason"] = "validation failed: " + validation;
+        }
         if (!r.scheduler.empty()) {
             j["scheduler"] = r.scheduler;
             j["memory_model"] = r.memory_model;
@@ -494,6 +498,10 @@ int run_graph_command(const graph_options& o) {
                             {"backend", backend_name()},
                             {"device", r.device}};
         j["validated"] = validated ? nlohmann::json(*validated) : nlohmann::json(nullptr);
+        j["ok"] = !(validated && !*validated); // the one field a script checks (cli/main.cpp: failed runs)
+        if (validated && !*validated) {
+            j["reason"] = "validation failed: " + validation;
+        }
         if (!r.scheduler.empty()) {
             j["scheduler"] = r.scheduler;
             j["memory_model"] = r.memory_model;

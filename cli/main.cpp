@@ -6,9 +6,21 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "canopy/version.hpp"
 #include "commands.hpp"
+
+namespace {
+bool wants_json(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--json") {
+            return true;
+        }
+    }
+    return false;
+}
+} // namespace
 
 int main(int argc, char** argv) {
     const std::string backend = canopy::cli::backend_name();
@@ -26,6 +38,7 @@ int main(int argc, char** argv) {
         {"graph", canopy::cli::add_graph(app)},
 #if defined(CANOPY_WITH_LITMUS)
         {"litmus", canopy::cli::add_litmus(app)},
+        {"stress", canopy::cli::add_stress(app)},
 #endif
     };
     try {
@@ -62,7 +75,15 @@ int main(int argc, char** argv) {
             }
         }
     } catch (const std::exception& e) { // canopy::error and friends: a runtime error
+        // No silent partial result: a failed run (overflow, deadlock, device assertion, kernel exception)
+        // prints nothing that looks like a result -- the commands print only after their run finished --
+        // and under --json its one object says so, for the scripts that read stdout only.
+        std::fflush(stdout);
         fmt::print(stderr, "canopy: error: {}\n", e.what());
+        if (wants_json(argc, argv)) {
+            nlohmann::json j{{"ok", false}, {"reason", e.what()}};
+            std::puts(j.dump(2).c_str());
+        }
         return 1;
     }
     return 2;

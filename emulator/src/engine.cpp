@@ -115,6 +115,7 @@ struct fiber_record {
     ctx::fiber sched; // the scheduler's context, while the work-item runs
     bool started = false;
     std::uint64_t heap_version = 0; // timed: the current entry of this fiber in the time heap
+    std::int64_t pct_priority = 0;  // PCT: higher runs first (options::pct_depth)
     worker_state* worker = nullptr;
     stack_memory stack;
 #if defined(CANOPY_ASAN)
@@ -199,10 +200,13 @@ engine::engine(const options& opt, unsigned grid, unsigned block, std::size_t dy
     : opt_(opt), grid_(grid), block_(block), dynamic_shared_(dynamic_shared_bytes), entry_(entry),
       kernel_(kernel), model_(model) {
     const auto& d = opt_.device;
-    if (grid == 0 || block == 0) {
-        throw canopy::error(fmt::format("emulator: a launch needs at least one work-group of one work-item "
-                                        "(got grid {} x block {})",
-                                        grid, block));
+    // One rule on every backend (platform/launch.hpp): a block of 0 work-items is a configuration error,
+    // an empty grid (0 work-groups) launches nothing -- as a CUDA or HIP launch of canopy does, so that
+    // a kernel over an empty input needs no special case and behaves the same here and on a GPU.
+    if (block == 0) {
+        throw canopy::error(fmt::format("emulator: block size 0 is not supported; use 1 <= "
+                                        "launch_config::block <= {} (device_info::max_block_size)",
+                                        d.max_block_size));
     }
     if (block > d.max_block_size) {
         throw canopy::error(
@@ -226,7 +230,7 @@ engine::engine(const options& opt, unsigned grid, unsigned block, std::size_t dy
         throw canopy::error("emulator: a memory model runs only under the deterministic scheduler "
                             "(use --scheduler deterministic)");
     }
-    if (opt_.race_check != race_check_kind::none) {
+    if (opt_.race_check != race_check_kind::none && grid_ > 0) {
         if (opt_.scheduler != scheduler_kind::deterministic) {
             throw canopy::error(fmt::format(
                 "emulator: the race detector ({}) runs only under the deterministic scheduler (use "
@@ -252,6 +256,17 @@ unsigned engine::worker_count() const {
 }
 
 void engine::run() {
+    if (grid_ == 0) { // an empty grid launches nothing (see the constructor): no work-item, no launch counted
+        launch_report r;
+        r.device = opt_.device.name;
+        r.scheduler = opt_.scheduler;
+        r.seed = opt_.seed;
+        r.block = block_;
+        r.resident_slots = slots_;
+        r.threads = 0;
+        last_report_ = r;
+        return;
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const unsigned nworkers = worker_count();
     workers_.clear();
@@ -269,6 +284,23 @@ void engine::run() {
     }
     own_choices_ = random_chooser(opt_.seed);
     choices_ = opt_.choices ? opt_.choices : &own_choices_;
+    if (opt_.pct_depth > 0) {
+        if (opt_.scheduler != scheduler_kind::deterministic || opt_.timed) {
+            throw canopy::error("emulator: PCT scheduling (pct_depth) orders the deterministic scheduler's "
+                                "steps; it runs neither under the parallel scheduler nor with timed order");
+        }
+        // PCT's d - 1 change points, uniform over [1, k], drawn from the run's chooser (so the seed
+        // replays them); several may coincide, as in the paper's sampling.
+        const std::uint64_t k = opt_.pct_steps ? opt_.pct_steps : 20'000;
+        pct_steps_ = k;
+        pct_change_steps_.clear();
+        for (unsigned i = 1; i < opt_.pct_depth; ++i) {
+            pct_change_steps_.push_back(1 + choices_->pick(k));
+        }
+        std::sort(pct_change_steps_.begin(), pct_change_steps_.end());
+        pct_next_change_ = 0;
+        pct_next_yield_priority_ = 0;
+    }
     scoped_cache_model* scm = nullptr;
     if (!model_ && opt_.memory_model == memory_model_kind::scoped) {
         if (opt_.scheduler != scheduler_kind::deterministic) {
@@ -399,6 +431,12 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
         wi.blk = b.get();
         wi.fiber = &f;
         f.worker = &w;
+        if (opt_.pct_depth > 0) {
+            // PCT's initial priorities: distinct with overwhelming probability, all above the change
+            // points' 1 .. d-1 (ties would go to the earlier entry of the runnable list: still seeded).
+            f.pct_priority =
+                (std::int64_t{1} << 40) + static_cast<std::int64_t>(choices_->pick(std::uint64_t{1} << 40));
+        }
         make_runnable(w, f);
     }
     w.blocks[slot_index] = std::move(b);
@@ -586,6 +624,10 @@ void engine::worker_loop(worker_state& w) {
                 f = earliest_runnable(w);
                 digest_ = (digest_ ^ (static_cast<std::uint64_t>(f->wi.block) * block_ + f->wi.thread + 1)) *
                           0x100000001b3ULL;
+            } else if (deterministic && opt_.pct_depth > 0 && w.steps < pct_steps_) {
+                f = highest_priority(w);
+                digest_ = (digest_ ^ (static_cast<std::uint64_t>(f->wi.block) * block_ + f->wi.thread + 1)) *
+                          0x100000001b3ULL;
             } else if (deterministic) {
                 f = w.runnable[static_cast<std::size_t>(choices_->pick(w.runnable.size()))];
                 digest_ = (digest_ ^ (static_cast<std::uint64_t>(f->wi.block) * block_ + f->wi.thread + 1)) *
@@ -599,7 +641,11 @@ void engine::worker_loop(worker_state& w) {
             ++w.steps;
             const bool waiting = f->wi.in_spin;
             const std::uint64_t clock_before = f->wi.clock;
+            const std::uint64_t progress_before = w.progress;
             switch_in(w, *f);
+            if (deterministic && opt_.pct_depth > 0 && w.steps <= pct_steps_) {
+                pct_after_step(*f, w.steps, waiting && w.progress == progress_before);
+            }
             if (f->wi.clock == clock_before) {
                 ++f->wi.clock; // a step that charged nothing still issued an instruction: time moves
             }
@@ -666,6 +712,34 @@ fiber_record* engine::earliest_runnable(worker_state& w) {
         w.heap.pop();
         if (e.version == e.f->heap_version && e.f->wi.run_index >= 0) {
             return e.f;
+        }
+    }
+}
+
+fiber_record* engine::highest_priority(worker_state& w) {
+    // A scan, not a heap: priorities change at every idle poll, and the runnable lists of the devices
+    // a sweep runs on hold tens to hundreds of work-items.
+    fiber_record* best = w.runnable.front();
+    for (fiber_record* g : w.runnable) {
+        if (g->pct_priority > best->pct_priority) {
+            best = g;
+        }
+    }
+    return best;
+}
+
+void engine::pct_after_step(fiber_record& f, std::uint64_t step, bool idle_poll) {
+    if (idle_poll) {
+        // It polled and nothing changed: it cannot progress until another work-item runs. Below every
+        // priority, change points included, so every work-item that can make progress runs first.
+        f.pct_priority = --pct_next_yield_priority_;
+    }
+    while (pct_next_change_ < pct_change_steps_.size() && pct_change_steps_[pct_next_change_] <= step) {
+        // The i-th change point (1-based) lowers the running work-item to d - i: below every initial
+        // priority, above work-items lowered by idle polls.
+        ++pct_next_change_;
+        if (!idle_poll) {
+            f.pct_priority = static_cast<std::int64_t>(opt_.pct_depth - pct_next_change_);
         }
     }
 }

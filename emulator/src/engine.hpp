@@ -60,6 +60,8 @@ class engine {
     void destroy_fiber(fiber_record& f);
     void finish_work_item(worker_state& w, fiber_record& f);
     fiber_record* earliest_runnable(worker_state& w); // timed scheduling: see options::timed
+    fiber_record* highest_priority(worker_state& w);  // PCT scheduling: see options::pct_depth
+    void pct_after_step(fiber_record& f, std::uint64_t step, bool idle_poll);
     void push_timed(worker_state& w, fiber_record& f);
     bool any_working(const worker_state& w) const;
     void abort_fibers(worker_state& w);
@@ -85,6 +87,13 @@ class engine {
     random_chooser own_choices_{1}; // deterministic scheduler only (one thread)
     chooser* choices_ = &own_choices_;
     std::uint64_t digest_ = 0xcbf29ce484222325ULL;
+    // PCT (options::pct_depth): the steps at which the running work-item's priority drops, ascending,
+    // the next one due, and the next priority for a work-item that polled without progress (they go
+    // below the change points' d - i, each below the previous one, so spinners take turns).
+    std::vector<std::uint64_t> pct_change_steps_;
+    std::uint64_t pct_steps_ = 0; // k: priorities order the first k steps, a uniform choice the rest
+    std::size_t pct_next_change_ = 0;
+    std::int64_t pct_next_yield_priority_ = 0;
 
     std::atomic<bool> aborting_{false};
     std::atomic<bool> deadlock_{false};

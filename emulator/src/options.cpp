@@ -91,6 +91,8 @@ options from_environment() {
     }
     o.seed = env_number("CANOPY_EMU_SEED", o.seed);
     o.timed = env_number("CANOPY_EMU_TIMED", 0) != 0;
+    o.pct_depth = static_cast<unsigned>(env_number("CANOPY_EMU_PCT_DEPTH", o.pct_depth));
+    o.pct_steps = env_number("CANOPY_EMU_PCT_STEPS", o.pct_steps);
     o.watchdog_steps = env_number("CANOPY_EMU_WATCHDOG_STEPS", o.watchdog_steps);
     o.spin_limit = env_number("CANOPY_EMU_SPIN_LIMIT", o.spin_limit);
     o.threads = static_cast<unsigned>(env_number("CANOPY_EMU_THREADS", o.threads));

@@ -55,7 +55,7 @@ TEST(Errors, ImpossibleLaunchesAreRejectedUpFront) {
     } catch (const canopy::error& e) {
         EXPECT_NE(std::string(e.what()).find("exceeds the maximum 256"), std::string::npos) << e.what();
     }
-    EXPECT_THROW(canopy::launch({.grid = 0, .block = 32}, k), canopy::error);
+    EXPECT_THROW(canopy::launch({.grid = 1, .block = 0}, k), canopy::error);
     EXPECT_THROW(canopy::launch({.grid = 1, .block = 32, .shared_bytes = 1 << 20}, k), canopy::error);
 }
 
@@ -118,3 +118,22 @@ TEST(ErrorsDeathTest, StackOverflowHitsTheGuardPage) {
 #endif
 
 } // namespace
+
+// One rule for empty grids on every backend (platform/launch.hpp; the CUDA and HIP launches return before
+// launching): 0 work-groups launch nothing -- no work-item runs, no launch is counted -- and that is
+// not an error, while a block of 0 work-items is, also with an empty grid.
+TEST(Errors, AnEmptyGridLaunchesNothing) {
+    canopy::emu::scoped_options o(canopy::test::emu_options("tiny"));
+    canopy::device_buffer<unsigned> ran(1);
+    ran.fill_zero();
+    unsigned* p = ran.data();
+    canopy::emu::reset_launch_totals();
+    canopy::launch({.grid = 0, .block = 32}, [=] {
+        canopy::atomic_ref<unsigned, canopy::scope::device>(*p).fetch_add(1, std::memory_order_relaxed);
+    });
+    EXPECT_EQ(ran.to_vector()[0], 0u);
+    EXPECT_EQ(canopy::emu::launch_totals().launches, 0u);
+    EXPECT_EQ(canopy::emu::last_report().grid, 0u);
+    EXPECT_THROW(canopy::launch({.grid = 0, .block = 0}, [] {}), canopy::error);
+    EXPECT_THROW(canopy::launch({.grid = 0, .block = 512}, [] {}), canopy::error); // tiny's maximum: 256
+}

@@ -47,7 +47,8 @@ emu::mm_access remote_access(unsigned* p, scope s, Mo o) {
     a.remote = true;
     return a;
 }
-void note(emu::work_item& w, unsigned* p, emu::race_op op, scope s, Mo o, const canopy::source_location& where) {
+void note(emu::work_item& w, unsigned* p, emu::race_op op, scope s, Mo o,
+          const canopy::source_location& where) {
     if (w.race) {
         emu::race_on_access(w, emu::race_event{p, sizeof(unsigned), op, s, o, true, where});
     }

@@ -6,6 +6,7 @@
 //   CANOPY_EMU_THREADS=4    CANOPY_EMU_STACK_KIB=64  CANOPY_EMU_SUBGROUP=32|64
 //   CANOPY_EMU_MEMORY_MODEL=coherent|scoped  CANOPY_EMU_SPIN_LIMIT=0
 //   CANOPY_EMU_RACE_CHECK=none|hrf-direct|hrf-indirect|rsp
+//   CANOPY_EMU_PCT_DEPTH=3  CANOPY_EMU_PCT_STEPS=20000
 #pragma once
 
 #include <cstddef>
@@ -75,6 +76,23 @@ struct options {
     // without it the order is uniformly random and says nothing about time. Narrows the interleavings
     // explored, so litmus and protocol tests keep it off. (CANOPY_EMU_TIMED=1)
     bool timed = false;
+    // Deterministic scheduler: PCT order (probabilistic concurrency testing, Burckhardt et al.,
+    // ASPLOS'10) instead of a uniform random pick at every step. 0: uniform. d >= 1: every work-item
+    // gets a random priority when its work-group becomes resident and the highest-priority runnable one
+    // always runs; at d - 1 steps drawn uniformly from [1, pct_steps] the running work-item drops below
+    // every initial priority (the i-th change point to d - i). A run then exposes any bug of depth d
+    // (d ordering constraints) with probability at least 1 / (n * k^(d-1)) for n work-items and k steps,
+    // where a uniform order's chance shrinks with the length of the run. One departure, because GPU
+    // code spins: a work-item that polls in spin_until without any memory changing drops below every
+    // priority (a yield), or a high-priority spinner would starve the one it waits for and the watchdog
+    // would call that a deadlock. And one bound, as Coyote's "fair PCT" has: priorities order only the
+    // first pct_steps steps (where every change point lies, so the guarantee above holds for bugs in
+    // them); later steps are the uniform choice. A persistent scheduler's idle loop polls with RMWs that
+    // change memory (so it is not an idle poll), and under strict priorities such a loop at the top
+    // would starve the work-items it waits for forever; the uniform tail lets the run finish.
+    // Not with `timed` (which fixes the order by simulated time).
+    unsigned pct_depth = 0;
+    std::uint64_t pct_steps = 0; // PCT: the range of change points, about a run's steps (0: 20,000)
     // Deterministic scheduler: draw choices from this chooser instead of a generator seeded with `seed`
     // (the litmus runner's exhaustive mode; the scoped-cache model shares it).
     chooser* choices = nullptr;

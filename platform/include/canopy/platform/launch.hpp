@@ -42,6 +42,8 @@ struct launch_config {
 #endif
 // Provided by the backend header:
 //   template <class Kernel> void launch(const launch_config& cfg, const Kernel& k);
+//       one rule on every backend: a block size of 0 (or above the device's maximum) throws
+//       canopy::error; an empty grid (grid 0) with a valid block launches nothing and returns.
 //   template <class Kernel> unsigned max_resident_blocks(unsigned block, std::size_t shared_bytes = 0);
 //       work-groups of this kernel the whole device holds resident at once (occupancy × CUs);
 //       0 when the block size or shared memory cannot launch at all.
