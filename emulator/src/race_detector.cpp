@@ -243,9 +243,7 @@ struct race_detector::impl {
                                         instance(lb, block_of(u), sg_of(u)), blk));
         }
         if (model == race_check_kind::rsp) {
-            if (a_reaches_u && !u_reaches_t && !ra) {
-                parts.emplace_back("the side whose scope reaches the other is not remote, so no promotion");
-            } else if (u_reaches_t && !a_reaches_u && !rb) {
+            if ((a_reaches_u && !u_reaches_t && !ra) || (u_reaches_t && !a_reaches_u && !rb)) {
                 parts.emplace_back("the side whose scope reaches the other is not remote, so no promotion");
             } else if (!a_reaches_u && !u_reaches_t && (ra || rb)) {
                 parts.emplace_back("a remote operation's own scope must still reach the other party (RSP "

@@ -13,22 +13,23 @@ const std::vector<virtual_device>& presets() {
     // work-groups (occupancy discovery). Every work-item is a fiber whose stack is two memory mappings
     // (guard page + stack), so a launch keeps its resident work-items well under vm.max_map_count / 2
     // (65,530 / 2 by default): on h100 use small work-groups and limit residency with shared memory.
+    constexpr std::size_t kib = 1024; // sizes in size_t arithmetic (no int product widened)
     static const std::vector<virtual_device> all = {
-        {"tiny", 2, 2, 512, 32, 256, 16 * 1024, 32 * 1024,
+        {"tiny", 2, 2, 512, 32, 256, 16 * kib, 32 * kib,
          "2 CUs x 2 resident work-groups, wave32: small enough for exhaustive-ish unit tests"},
-        {"hrf8", 8, 4, 1024, 64, 1024, 32 * 1024, 64 * 1024,
+        {"hrf8", 8, 4, 1024, 64, 1024, 32 * kib, 64 * kib,
          "the HRF paper's GPU (Hower et al. Table 1): 8 CUs x 4 SIMDs, wave64; 4 resident work-groups per "
          "CU"},
         // The graph experiment's larger device (docs/graph-experiment.md): hrf8's CU, 32 of them.
-        {"hrf32", 32, 4, 1024, 64, 1024, 32 * 1024, 64 * 1024,
+        {"hrf32", 32, 4, 1024, 64, 1024, 32 * kib, 64 * kib,
          "hrf8's CU (4 SIMDs, wave64, 4 resident work-groups) x 32: the graph experiment's larger device"},
-        {"wide", 32, 8, 2048, 32, 1024, 48 * 1024, 96 * 1024,
+        {"wide", 32, 8, 2048, 32, 1024, 48 * kib, 96 * kib,
          "a mid-size NVIDIA-like GPU: 32 SMs x 8 resident work-groups, warp32, for throughput runs"},
         // NVIDIA H100 SXM's residency limits per SM (CUDA C++ Programming Guide, compute capability 9.0:
         // 32 resident blocks, 2,048 resident threads, 1,024 threads per block, 227 KiB of shared memory
         // per block out of 228 KiB per SM). Registers are not modelled: limit residency with the block
         // size or dynamic shared memory (a UTS-like kernel of 128 work-items gets 16 per SM: 2,112).
-        {"h100", 132, 32, 2048, 32, 1024, 227 * 1024, 228 * 1024,
+        {"h100", 132, 32, 2048, 32, 1024, 227 * kib, 228 * kib,
          "NVIDIA H100 SXM-shaped: 132 SMs; per SM 32 resident work-groups, 2,048 resident work-items, "
          "228 KiB shared (227 KiB per work-group); warp32; registers not modelled"},
     };
