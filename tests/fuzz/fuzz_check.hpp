@@ -1,10 +1,14 @@
 // tests/fuzz/fuzz_check.hpp — what the fuzz targets share: the oracle check that aborts (so libFuzzer
-// and the replay executable both see a failure), and the planted bug that proves the replay tests can
-// fail (CANOPY_FUZZ_PLANTED_BUG=1 makes every target's first non-empty input fail its check).
+// and the replay executable both see a failure), and the planted bugs that prove the replay tests can
+// fail (CANOPY_FUZZ_PLANTED_BUG=1 makes every target's first non-empty input fail its check; =alloc makes
+// it allocate 3 GiB, which the replay's allocation limit must turn into a failure).
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <new>
 
 namespace canopy::fuzz {
 
@@ -15,13 +19,24 @@ namespace canopy::fuzz {
     std::abort();
 }
 
-/// Whether CANOPY_FUZZ_PLANTED_BUG=1 is set (read once).
-inline bool planted_bug() {
-    static const bool on = [] {
+/// CANOPY_FUZZ_PLANTED_BUG (read once): "1" fails a check, "alloc" allocates 3 GiB (over the 2 GiB limit).
+inline const char* planted_bug_kind() {
+    static const char* kind = [] {
         const char* v = std::getenv("CANOPY_FUZZ_PLANTED_BUG");
-        return v != nullptr && v[0] == '1';
+        return v == nullptr ? "" : v;
     }();
-    return on;
+    return kind;
+}
+inline bool planted_bug() { return planted_bug_kind()[0] == '1'; }
+
+/// With CANOPY_FUZZ_PLANTED_BUG=alloc: the allocation a loader that trusts a huge header would make.
+inline void planted_allocation(std::size_t size) {
+    if (size != 0 && std::strcmp(planted_bug_kind(), "alloc") == 0) {
+        // Through a volatile global, so that no compiler can elide the new/delete pair.
+        static void* volatile sink = nullptr;
+        sink = ::operator new (std::size_t{3} << 30);
+        ::operator delete(sink);
+    }
 }
 
 } // namespace canopy::fuzz
@@ -33,7 +48,10 @@ inline bool planted_bug() {
         }                                                                                                    \
     } while (false)
 
-/// Every target calls this first: with the planted bug on, a non-empty input fails a check.
+/// Every target calls this first: with the planted bug on, a non-empty input fails a check (or allocates).
 #define CANOPY_FUZZ_PLANTED_CHECK(size)                                                                      \
-    CANOPY_FUZZ_CHECK(!(::canopy::fuzz::planted_bug() && (size) != 0),                                       \
-                      "planted bug (CANOPY_FUZZ_PLANTED_BUG=1)")
+    do {                                                                                                     \
+        ::canopy::fuzz::planted_allocation(size);                                                            \
+        CANOPY_FUZZ_CHECK(!(::canopy::fuzz::planted_bug() && (size) != 0),                                   \
+                          "planted bug (CANOPY_FUZZ_PLANTED_BUG=1)");                                        \
+    } while (false)

@@ -20,7 +20,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 // libFuzzer runs with -malloc_limit_mb=2048 (tools/fuzz.sh): one allocation above 2 GiB is a finding. The
 // replay keeps that rule without libFuzzer (and without touching the memory: a loader asking for 32 GiB
 // must fail here, not take the machine's memory), so that a huge-allocation regression fails in every
-// build. The replaced operator new/delete pair uses malloc/free; ASan still sees every block.
+// build. Under ASan or TSan the sanitizer's own allocator enforces it (max_allocation_size_mb: an
+// allocation-size-too-big report); elsewhere a replaced operator new/delete pair over malloc/free does.
+#if defined(CANOPY_ASAN)
+extern "C" const char* __asan_default_options() { return "max_allocation_size_mb=2048"; }
+#elif defined(CANOPY_TSAN)
+extern "C" const char* __tsan_default_options() { return "max_allocation_size_mb=2048"; }
+#else
 constexpr std::size_t replay_malloc_limit = std::size_t{2048} << 20;
 
 void* operator new(std::size_t n) {
@@ -39,6 +45,7 @@ void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
+#endif
 
 namespace {
 
