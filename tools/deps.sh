@@ -6,8 +6,10 @@ set -euo pipefail
 # text) for tests and benches; libboost-graph-dev is the tests' independent Dijkstra/BFS; zlib1g-dev lets
 # the loaders read .gz edge lists (docs/graph.md).
 # python3-matplotlib: bench/plot_hrf_experiment.py draws the HRF experiment's plot (and its ctest) with it.
+# clang + libclang-rt-14-dev: tools/fuzz.sh's libFuzzer build (docs/fuzzing.md); libFuzzer and the
+# sanitizer runtimes are only a Recommends of clang-14, which --no-install-recommends would skip.
 pkgs=(cmake ninja-build g++ clang-format libfmt-dev libgtest-dev libboost-context-dev libcli11-dev
-      nlohmann-json3-dev libmetis-doc libboost-graph-dev zlib1g-dev python3-matplotlib)
+      nlohmann-json3-dev libmetis-doc libboost-graph-dev zlib1g-dev python3-matplotlib clang libclang-rt-14-dev)
 if [[ "${1:-}" == "--gpu" ]]; then
   pkgs+=(hipcc libamdhip64-dev librocprim-dev rocm-device-libs)
 fi
