@@ -1,8 +1,8 @@
 // tests/fuzz/replay_main.cpp — main() of the canopy_fuzz_replay_* executables: runs files and every
-// file of directories (sorted, not recursive) through the target's LLVMFuzzerTestOneInput, so that every
-// build — g++ included, without libFuzzer — replays the seed corpus and the regressions. A failed
-// oracle, or an allocation libFuzzer would call out-of-memory, aborts the process; the last
-// "replay: FILE" line on stderr names the input that did it.
+// file of directories (sorted, not recursive, dot files skipped) through the target's
+// LLVMFuzzerTestOneInput, so that every build — g++ included, without libFuzzer — replays the seed
+// corpus and the regressions. A failed oracle, or an allocation libFuzzer would call out-of-memory,
+// aborts the process; the last "replay: FILE" line on stderr names the input that did it.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -78,7 +78,8 @@ int main(int argc, char** argv) {
         if (std::filesystem::is_directory(arg, ec)) {
             std::vector<std::filesystem::path> files;
             for (const auto& entry : std::filesystem::directory_iterator(arg)) {
-                if (entry.is_regular_file()) {
+                // Dot files (.gitkeep, which keeps an empty regressions directory in git) are not inputs.
+                if (entry.is_regular_file() && entry.path().filename().string().rfind('.', 0) != 0) {
                     files.push_back(entry.path());
                 }
             }
