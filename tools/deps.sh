@@ -7,7 +7,8 @@ set -euo pipefail
 # the loaders read .gz edge lists (docs/graph.md).
 # python3-matplotlib: bench/plot_hrf_experiment.py draws the HRF experiment's plot (and its ctest) with it.
 # clang + libclang-rt-14-dev: the cpu-asan preset is clang's ASan+UBSan build, with the libFuzzer targets
-# (docs/fuzzing.md); clang-tidy: tools/tidy.sh (.clang-tidy).
+# (tools/fuzz.sh, docs/fuzzing.md); libFuzzer and the sanitizer runtimes are only a Recommends of
+# clang-14, which --no-install-recommends would skip. clang-tidy: tools/tidy.sh (.clang-tidy).
 pkgs=(cmake ninja-build g++ clang libclang-rt-14-dev clang-tidy clang-format libfmt-dev libgtest-dev libboost-context-dev libcli11-dev
       nlohmann-json3-dev libmetis-doc libboost-graph-dev zlib1g-dev python3-matplotlib)
 if [[ "${1:-}" == "--gpu" ]]; then

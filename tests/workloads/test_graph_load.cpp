@@ -247,6 +247,21 @@ TEST(GraphLoad, GzipIsReadTransparently) {
 }
 #endif
 
+// load_options::vertex_slack bounds the vertices a header may declare beyond 2 x its entries.
+#define MM_HEAD_PATTERN "%%MatrixMarket matrix coordinate pattern general\n"
+TEST(GraphLoad, VertexSlackBoundsIsolatedVertices) {
+    g::load_options o;
+    o.vertex_slack = 8;
+    EXPECT_EQ(parse(MM_HEAD_PATTERN "10 10 1\n1 2\n", g::graph_format::matrix_market, o).graph.num_vertices(),
+              10u);
+    EXPECT_THROW(parse(MM_HEAD_PATTERN "11 11 1\n1 2\n", g::graph_format::matrix_market, o), g::load_error);
+    EXPECT_EQ(parse("p sp 8 0\n", g::graph_format::dimacs, o).graph.num_vertices(), 8u);
+    EXPECT_THROW(parse("p sp 9 0\n", g::graph_format::dimacs, o), g::load_error);
+    // The default: 2^24 isolated vertices are fine (128 MiB of offsets), one more is not.
+    EXPECT_EQ(parse("p sp 16777216 0\n", g::graph_format::dimacs).graph.num_vertices(), 16777216u);
+    EXPECT_THROW(parse("p sp 16777217 0\n", g::graph_format::dimacs), g::load_error);
+}
+
 // ---- malformed input: one case per class; the message must be exactly FILE:LINE: error: ... ----------
 
 struct bad_case {
@@ -311,6 +326,9 @@ INSTANTIATE_TEST_SUITE_P(
         bad_case{"mtx_truncated", mtx, MM_HEAD "3 3 3\n1 2 1\n2 3 1\n", 4, "ends after 2 entries"},
         bad_case{"mtx_extra", mtx, MM_HEAD "3 3 1\n1 2 1\n2 3 1\n", 4, "more entries than the 1"},
         bad_case{"mtx_too_many_vertices", mtx, MM_HEAD "4294967296 4294967296 0\n", 2, "32-bit vertex ids"},
+        // Found by fuzzing (tests/fuzz/regressions/graph): a tiny header must not allocate gigabytes.
+        bad_case{"mtx_vertices_without_entries", mtx, MM_HEAD "4294967295 4294967295 0\n", 2,
+                 "more than load_options::vertex_slack (16777216)"},
         // DIMACS .gr
         bad_case{"gr_no_p", gr, "c nothing\n", 1, "no problem line"},
         bad_case{"gr_arc_first", gr, "a 1 2 3\np sp 2 1\n", 1, "before the problem line"},
@@ -324,6 +342,8 @@ INSTANTIATE_TEST_SUITE_P(
         bad_case{"gr_unknown_line", gr, "p sp 2 1\ne 1 2\n", 2, "unknown line type 'e'"},
         bad_case{"gr_truncated", gr, "p sp 2 2\na 1 2 1\n", 2, "ends after 1 arc but"},
         bad_case{"gr_extra", gr, "p sp 2 1\na 1 2 1\na 2 1 1\n", 3, "more arcs than the 1"},
+        bad_case{"gr_vertices_without_arcs", gr, "c\np sp 4294967295 3\n", 2,
+                 "4294967295 vertices but only 3 arcs, so at least 4294967289 vertices would have no edge"},
         // METIS
         bad_case{"metis_empty", metis, "% only a comment\n", 1, "no header"},
         bad_case{"metis_header_fields", metis, "5\n", 1, "the header has 1 field"},
@@ -341,6 +361,8 @@ INSTANTIATE_TEST_SUITE_P(
         bad_case{"metis_extra_lines", metis, "2 1\n2\n1\n1\n", 4, "more vertex lines than the 2"},
         bad_case{"metis_edge_count", metis, "3 3\n2\n1 3\n2\n", 1, "should hold 6 entries"},
         bad_case{"metis_too_many_vertices", metis, "5000000000 1\n", 1, "32-bit vertex ids"},
+        bad_case{"metis_edge_count_wraps", metis, "1 9223372036854775808\n\n", 1,
+                 "edge count '9223372036854775808' is too large"},
         // SNAP
         bad_case{"snap_one_field", snap, "# c\n1 2\n3\n", 3, "this one has 1 field"},
         bad_case{"snap_four_fields", snap, "1 2 3 4\n", 1, "this one has 4 fields"},

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -110,6 +111,8 @@ class source {
         return true;
     }
     std::uint64_t line() const { return line_; }
+    // Bytes not yet read: a bound on what the rest of the file can hold.
+    std::size_t remaining() const { return text_.size() - pos_; }
     // Where a missing line would have been: after the last one (line 1 in an empty file).
     std::uint64_t eof_line() const { return std::max<std::uint64_t>(line_, 1); }
     const std::string& name() const { return name_; }
@@ -260,6 +263,29 @@ std::uint64_t parse_vertex_count(const source& s, std::string_view tok) {
     return n;
 }
 
+// How many entries to reserve for the `declared` ones a header announces: never more than the rest of
+// the file can hold (every entry takes at least two bytes: a digit and a separator), so that a tiny
+// file declaring 2^32 entries cannot make the loader allocate gigabytes before it finds them missing.
+std::size_t reserve_for(const source& s, std::uint64_t declared) {
+    return static_cast<std::size_t>(std::min<std::uint64_t>(declared, s.remaining() / 2 + 1));
+}
+
+// load_options::vertex_slack: a header's vertex count n against its entry count (2 endpoints each).
+void check_vertex_slack(const source& s, std::uint64_t n, std::uint64_t entries, const load_options& o,
+                        const char* entries_word) {
+    const std::uint64_t max = std::numeric_limits<std::uint64_t>::max();
+    const std::uint64_t named = entries > max / 2 ? max : 2 * entries;
+    const std::uint64_t allowed = named > max - o.vertex_slack ? max : named + o.vertex_slack;
+    if (n > allowed) {
+        s.fail("the header declares " + std::to_string(n) + " vertices but only " + std::to_string(entries) +
+               " " + entries_word + ", so at least " + std::to_string(n - std::min(n, named)) +
+               " vertices would have no edge; more than load_options::vertex_slack (" +
+               std::to_string(o.vertex_slack) +
+               ") are refused before the CSR allocates them: fix the count, or raise vertex_slack " +
+               "if the graph really has that many isolated vertices");
+    }
+}
+
 std::string plural(std::uint64_t n, const char* word, const char* words = nullptr) {
     if (n == 1) {
         return "1 " + std::string(word);
@@ -325,13 +351,14 @@ edge_list parse_mtx(source& s, const load_options& o, load_report& r) {
                "; an adjacency matrix is square: fix the size line");
     }
     const std::uint64_t n = parse_vertex_count(s, t[0]);
+    check_vertex_slack(s, n, nnz, o, "entries");
     r.header_vertices = n;
     r.header_edges = nnz;
     edge_list list;
     list.num_vertices = n;
     list.undirected = r.file_symmetric;
     list.weighted = r.file_weighted && !o.ignore_weights;
-    list.edges.reserve(std::min<std::uint64_t>(nnz, std::uint64_t{1} << 28));
+    list.edges.reserve(reserve_for(s, nnz));
     const std::size_t want = field == "pattern" ? 2 : 3;
     std::uint64_t seen = 0;
     while (s.next_line(line)) {
@@ -391,10 +418,11 @@ edge_list parse_dimacs(source& s, const load_options& o, load_report& r) {
             }
             n = parse_vertex_count(s, t[2]);
             m = parse_uint(s, t[3], "arc count");
+            check_vertex_slack(s, n, m, o, "arcs");
             have_p = true;
             p_line = s.line();
             list.num_vertices = n;
-            list.edges.reserve(std::min<std::uint64_t>(m, std::uint64_t{1} << 28));
+            list.edges.reserve(reserve_for(s, m));
             r.header_vertices = n;
             r.header_edges = m;
         } else if (t[0] == "a") {
@@ -454,6 +482,12 @@ edge_list parse_metis(source& s, const load_options& o, load_report& r) {
     }
     const std::uint64_t n = parse_vertex_count(s, t[0]);
     const std::uint64_t m = parse_uint(s, t[1], "edge count");
+    // The lists hold 2m entries (both ends of every edge): a larger m would wrap 2m around, and a file
+    // with no edges at all would then match it.
+    if (m > std::numeric_limits<std::uint64_t>::max() / 2) {
+        s.fail("edge count " + quote_token(t[1]) +
+               " is too large (the lists would hold twice as many entries); fix the count");
+    }
     bool has_size = false, has_vwgt = false, has_ewgt = false;
     std::uint64_t ncon = 0;
     if (t.size() >= 3) {
@@ -489,7 +523,7 @@ edge_list parse_metis(source& s, const load_options& o, load_report& r) {
     edge_list list;
     list.num_vertices = n;
     list.weighted = has_ewgt && !o.ignore_weights;
-    list.edges.reserve(std::min<std::uint64_t>(2 * m, std::uint64_t{1} << 28));
+    list.edges.reserve(reserve_for(s, 2 * m));
     const std::size_t skip = (has_size ? 1 : 0) + ncon;
     std::uint64_t v = 0;
     // In METIS an empty line is a vertex without neighbours, so only comment lines are skipped.

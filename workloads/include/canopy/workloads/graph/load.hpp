@@ -52,6 +52,13 @@ struct load_options {
     /// whose weights are not 32-bit non-negative integers (Matrix Market `real`, negative weights), or to
     /// use the hash weight rule (weights.hpp) instead.
     bool ignore_weights = false;
+    /// A Matrix Market or DIMACS header may declare at most 2 x (its entries) + vertex_slack vertices
+    /// (at most that many vertices no entry names). Every vertex costs the CSR 8 bytes before any edge is
+    /// read, so without a bound a 30-byte file declaring 4294967295 vertices and no entries would make the
+    /// loader allocate 32 GiB; with it a tiny file allocates at most 128 MiB. Raise it for a file that
+    /// really has more isolated vertices (docs/graph.md). METIS and SNAP need no bound: a METIS file has a
+    /// line per vertex, and SNAP's vertices are the ids its edges name.
+    std::uint64_t vertex_slack = std::uint64_t{1} << 24;
     build_options build;
 };
 
