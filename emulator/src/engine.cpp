@@ -109,6 +109,22 @@ std::string format_site(const site& s) {
     return fmt::format("{}:{}", f, s.line);
 }
 
+#if defined(CANOPY_TSAN)
+struct fiber_record;
+/// TSan: a fiber that runs work-items one after another, with its TSan fiber (a shadow thread state:
+/// a shadow stack and vector clocks, about a megabyte). One per work-item exhausted memory on long runs
+/// (every launch created and destroyed one per work-item, and a fiber that parks for good leaves its
+/// frames on its shadow stack); carriers are reused within a launch, so a worker creates only as many as
+/// it has work-items resident at once. A carrier never returns -- its loop parks after each work-item
+/// and resumes with the next -- so its shadow stack stays balanced.
+struct tsan_carrier {
+    ctx::fiber fib; // the parked carrier, while it is idle
+    void* tsan_fiber = nullptr;
+    stack_memory stack;
+    fiber_record* cur = nullptr; // the work-item it runs
+};
+#endif
+
 struct fiber_record {
     work_item wi;
     ctx::fiber fib;   // the work-item's own context, while it is suspended
@@ -123,6 +139,7 @@ struct fiber_record {
 #endif
 #if defined(CANOPY_TSAN)
     void* tsan_fiber = nullptr;
+    tsan_carrier* carrier = nullptr;
 #endif
 };
 
@@ -190,6 +207,8 @@ struct worker_state {
 #endif
 #if defined(CANOPY_TSAN)
     void* tsan_main = nullptr;
+    std::vector<std::unique_ptr<tsan_carrier>> carriers; // every carrier this worker made (this launch)
+    std::vector<tsan_carrier*> idle_carriers;
 #endif
 };
 
@@ -500,6 +519,11 @@ void engine::fiber_main(fiber_record& f) {
 }
 
 void engine::switch_in(worker_state& w, fiber_record& f) {
+#if defined(CANOPY_TSAN)
+    if (!f.started) {
+        start_on_carrier(w, f);
+    }
+#else
     if (!f.started) {
         // Acquire the stack before marking the fiber started: when mapping it fails (too many
         // resident work-items for vm.max_map_count), the launch fails and abort_fibers() unwinds every
@@ -510,31 +534,21 @@ void engine::switch_in(worker_state& w, fiber_record& f) {
         if (race_) {
             race_->forget(mem.base, mem.size); // pooled: an earlier work-item's ld/st on its stack
         }
-#if defined(CANOPY_TSAN)
-        f.tsan_fiber = __tsan_create_fiber(0);
-#endif
         f.fib = ctx::fiber(std::allocator_arg, pooled_stack{stacks_, mem}, [this, &f](ctx::fiber&& sched) {
             f.sched = std::move(sched);
-#if defined(CANOPY_ASAN)
+#    if defined(CANOPY_ASAN)
             __sanitizer_finish_switch_fiber(nullptr, &f.worker->main_stack_bottom,
                                             &f.worker->main_stack_size);
-#endif
+#    endif
             fiber_main(f);
-#if defined(CANOPY_ASAN)
+#    if defined(CANOPY_ASAN)
             // nullptr: this fiber will not come back, so ASan may free its fake stack.
             __sanitizer_start_switch_fiber(nullptr, f.worker->main_stack_bottom, f.worker->main_stack_size);
-#endif
-#if defined(CANOPY_TSAN)
-            // TSan keeps a shadow stack per fiber. A fiber that returns unbalances them (its exit
-            // frames run on one, the scheduler's resume() returns on the other, one frame leaks per
-            // work-item). So a finished fiber parks for good: it switches out like a yield and is
-            // never resumed; switch_in retires it (its stack holds nothing that needs destroying).
-            __tsan_switch_to_fiber(f.worker->tsan_main, 0);
-            f.sched = std::move(f.sched).resume();
-#endif
+#    endif
             return std::move(f.sched);
         });
     }
+#endif
     current = &f.wi;
 #if defined(CANOPY_ASAN)
     void* fake = nullptr;
@@ -551,10 +565,11 @@ void engine::switch_in(worker_state& w, fiber_record& f) {
 #endif
 #if defined(CANOPY_TSAN)
     if (f.wi.state == wi_state::done) {
-        // Retire the parked fiber without resuming it: leak the 8-byte handle (a destructor would
-        // unwind it through an unannotated switch) and give its stack back to the pool.
-        new ctx::fiber(std::move(f.fib));
-        stacks_->release(f.stack);
+        // The carrier parked after the work-item: it is idle, ready for the next one.
+        f.carrier->fib = std::move(f.fib);
+        w.idle_carriers.push_back(f.carrier);
+        f.carrier = nullptr;
+        f.tsan_fiber = nullptr;
     }
 #endif
     current = nullptr;
@@ -578,15 +593,61 @@ void engine::switch_out(fiber_record& f) {
 }
 
 void engine::destroy_fiber(fiber_record& f) {
-#if defined(CANOPY_TSAN)
-    if (f.tsan_fiber) {
-        __tsan_destroy_fiber(f.tsan_fiber);
-        f.tsan_fiber = nullptr;
-    }
-#else
+    // TSan: the TSan fiber belongs to the carrier, which outlives the work-item (retire_carriers).
     (void)f;
-#endif
 }
+
+#if defined(CANOPY_TSAN)
+void engine::start_on_carrier(worker_state& w, fiber_record& f) {
+    tsan_carrier* c = nullptr;
+    if (!w.idle_carriers.empty()) {
+        c = w.idle_carriers.back();
+        w.idle_carriers.pop_back();
+    } else {
+        // Acquire the stack first: when mapping it fails, nothing is half-made (see the non-TSan path).
+        auto made = std::make_unique<tsan_carrier>();
+        made->stack = stacks_->acquire();
+        made->tsan_fiber = __tsan_create_fiber(0);
+        c = made.get();
+        made->fib =
+            ctx::fiber(std::allocator_arg, pooled_stack{stacks_, made->stack}, [this, c](ctx::fiber&& sched) {
+                for (;;) {
+                    fiber_record& cur = *c->cur;
+                    cur.sched = std::move(sched);
+                    fiber_main(cur);
+                    // Park: switch out like a yield; switch_in makes the carrier idle, and the next
+                    // work-item's switch_in resumes it here, handing over the scheduler's context.
+                    __tsan_switch_to_fiber(cur.worker->tsan_main, 0);
+                    sched = std::move(cur.sched).resume();
+                }
+                return ctx::fiber{}; // never reached: a carrier never returns
+            });
+        w.carriers.push_back(std::move(made));
+    }
+    if (race_) {
+        race_->forget(c->stack.base, c->stack.size); // an earlier work-item's ld/st on this stack
+    }
+    c->cur = &f;
+    f.carrier = c;
+    f.tsan_fiber = c->tsan_fiber;
+    f.stack = c->stack;
+    f.fib = std::move(c->fib);
+    f.started = true;
+}
+
+void engine::retire_carriers(worker_state& w) {
+    // Every carrier is parked (each work-item finished or was unwound). Leak the 8-byte handles (a
+    // destructor would unwind them through an unannotated switch), give the stacks back, and free the
+    // TSan fibers.
+    for (auto& c : w.carriers) {
+        new ctx::fiber(std::move(c->fib));
+        stacks_->release(c->stack);
+        __tsan_destroy_fiber(c->tsan_fiber);
+    }
+    w.carriers.clear();
+    w.idle_carriers.clear();
+}
+#endif
 
 // ---- the worker loop ----------------------------------------------------------------------------
 
@@ -695,6 +756,9 @@ void engine::worker_loop(worker_state& w) {
         fail(fmt::format("emulator: {}", e.what()));
     }
     abort_fibers(w);
+#if defined(CANOPY_TSAN)
+    retire_carriers(w);
+#endif
     {
         std::lock_guard lock(monitor_mutex_);
         w.active.store(false, std::memory_order_release);

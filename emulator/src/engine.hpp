@@ -58,6 +58,10 @@ class engine {
     void switch_out(fiber_record& f);
     void fiber_main(fiber_record& f);
     void destroy_fiber(fiber_record& f);
+#if defined(CANOPY_TSAN)
+    void start_on_carrier(worker_state& w, fiber_record& f); // TSan: see tsan_carrier (engine.cpp)
+    void retire_carriers(worker_state& w);
+#endif
     void finish_work_item(worker_state& w, fiber_record& f);
     fiber_record* earliest_runnable(worker_state& w); // timed scheduling: see options::timed
     fiber_record* highest_priority(worker_state& w);  // PCT scheduling: see options::pct_depth

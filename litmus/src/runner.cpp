@@ -476,7 +476,7 @@ class sc_memory final : public emu::memory_model {
     std::uint64_t rmw(emu::work_item& w, const emu::mm_access& a, emu::mm_rmw op, std::uint64_t operand,
                       std::uint64_t desired, bool* cas_ok) override {
         const std::uint64_t old = read(a.address);
-        std::uint64_t v = old;
+        std::uint64_t v = 0; // every case below sets it (the default throws)
         bool ok = true;
         switch (op) {
         case emu::mm_rmw::add: v = old + operand; break;
@@ -572,7 +572,7 @@ result run(const test& t, const run_options& o) {
     emu::options opt;
     opt.device = emu::virtual_device{"litmus", groups, 1, 64, 32, 64, 1024, 1024, "one CU per work-group"};
     opt.scheduler = emu::scheduler_kind::deterministic;
-    opt.stack_bytes = 64 * 1024;
+    opt.stack_bytes = std::size_t{64} * 1024;
     opt.watchdog_steps = 200000;
     opt.race_check = o.race_check;
     // Every distinct site pair of a run: a test has a handful of accesses, so none is dropped.

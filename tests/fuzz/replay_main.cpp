@@ -29,6 +29,13 @@ extern "C" const char* __tsan_default_options() { return "max_allocation_size_mb
 #else
 constexpr std::size_t replay_malloc_limit = std::size_t{2048} << 20;
 
+// g++ -O2 inlines std::allocator's calls to this operator new and then warns that the replaced delete
+// frees "a pointer from a mismatched allocation function" (-Wmismatched-new-delete): it is not -- this
+// new returns malloc's memory and this delete gives it back to free.
+#    if defined(__GNUC__) && !defined(__clang__)
+#        pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#    endif
+
 void* operator new(std::size_t n) {
     if (n > replay_malloc_limit) {
         std::fprintf(stderr, "canopy fuzz check failed: an allocation of %zu bytes (over the 2 GiB limit)\n",

@@ -51,7 +51,7 @@ edge_list kronecker_edges(const kronecker_params& p) {
     for (std::uint64_t e = 0; e < m; ++e) {
         std::uint64_t i = 0, j = 0;
         for (unsigned bit = 0; bit < p.scale; ++bit) {
-            const std::uint64_t idx = e * 64 + 2 * bit;
+            const std::uint64_t idx = e * 64 + std::uint64_t{2} * bit;
             const bool ii = draw_unit(p.seed, stream_kron_bits, idx) > ab;
             const bool jj = draw_unit(p.seed, stream_kron_bits, idx + 1) > (ii ? c_norm : a_norm);
             i |= static_cast<std::uint64_t>(ii) << bit;

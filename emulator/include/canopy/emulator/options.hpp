@@ -54,8 +54,8 @@ race_check_kind parse_race_check(const std::string& s);
 struct options {
     virtual_device device; // default: preset "tiny"
     scheduler_kind scheduler = scheduler_kind::deterministic;
-    std::uint64_t seed = 1;              // deterministic scheduler's seed
-    unsigned threads = 0;                // parallel scheduler's OS threads (0: hardware)
+    std::uint64_t seed = 1;                           // deterministic scheduler's seed
+    unsigned threads = 0;                             // parallel scheduler's OS threads (0: hardware)
     std::size_t stack_bytes = std::size_t{64} * 1024; // per work-item fiber stack, plus a guard page
     // Deterministic watchdog: a deadlock is declared after this many consecutive scheduling steps in
     // which only spinning work-items ran and no memory changed (0: 10,000 + 64 per work-item).
