@@ -9,6 +9,8 @@
 #   --seconds-per-target N  libFuzzer's -max_total_time per target (60; CI). A long run: 1200 x 3 = 1 CPU-hour.
 #   --jobs J                targets run J at a time, one process each (1)
 #   --build DIR             the fuzz build (build/fuzz); configured here when it has no build.ninja
+#   --timeout S             seconds one input may take (10); libFuzzer's clock is wall time, so a long
+#                           run nice'd beside other work needs more (a timeout is also re-checked by replay)
 #   targets                 litmus uts_flags graph (all)
 #
 # The working corpus is DIR/fuzz-work/<target>/corpus: libFuzzer writes new inputs there only (the repo's
@@ -28,7 +30,8 @@ while [[ $# -gt 0 ]]; do
     --seconds-per-target) seconds=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --timeout) per_input_timeout=$2; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "fuzz.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) targets+=("$1"); shift ;;
   esac
