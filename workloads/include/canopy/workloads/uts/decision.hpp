@@ -19,8 +19,9 @@
 // GEO:      base 0, t_k the first r with q(r) >= k (k = 1 .. MAXNUMCHILDREN: the reference's truncation),
 //           cut the first r with q(r) >= 2^31: there the reference's (int) cast of floor(q) is out of
 //           range, undefined in C++; x86 (cvttsd2si) gives INT_MIN, a leaf, where CUDA would saturate
-//           to 100 children. `above` is what the host's reference gives there, so the table follows
-//           the oracle (it only occurs for b_i of about 10^8 and more).
+//           to 100 children. rules.hpp's floor_to_int_as_x86 spells x86's answer out, and `above` is
+//           what it gives there, so the table follows the oracle (it only occurs for b_i of about 10^8
+//           and more).
 //           c not finite and negative (b_i = 0: p = 1 and c = -inf; b_i = inf or NaN; b_i < 0): every r
 //           gives a quotient of +-0, NaN, -inf or <= 0, all of them 0 children or less: a leaf row.
 // BIN:      base = m (truncated as the reference does), cut = the first r with !(toProb(r) < q), above 0.

@@ -124,10 +124,22 @@ CANOPY_HOST_DEVICE inline double geo_quotient(const params& p, int depth, int r)
     return ::log(1 - u) / geo_log_keep(p, depth);
 }
 
+/// The reference's `(int) floor(q)`. For NaN or a floor outside int's range that cast is undefined
+/// in C and C++ (clang's UBSan reports it: float-cast-overflow); x86-64's cvttsd2si, where the published
+/// counts were made, gives INT_MIN (the "integer indefinite" value: a leaf), while a GPU's conversion
+/// saturates or gives 0. Spelled out so that every compiler, backend and sanitizer computes x86's answer.
+CANOPY_HOST_DEVICE inline int floor_to_int_as_x86(double q) {
+    const double f = ::floor(q);
+    if (!(f >= -2147483648.0 && f < 2147483648.0)) { // NaN fails both comparisons
+        return -2147483647 - 1;
+    }
+    return static_cast<int>(f);
+}
+
 /// The double formula: the sequential reference's rule. The runtime decides by decision.hpp's
 /// integer thresholds instead, which give the same counts on every backend.
 CANOPY_HOST_DEVICE inline int num_children_geo(const params& p, const node_state& s, int depth) {
-    return static_cast<int>(::floor(geo_quotient(p, depth, rng_rand(s))));
+    return floor_to_int_as_x86(geo_quotient(p, depth, rng_rand(s)));
 }
 
 /// The type of a node's children (uts_childType: decided by the parent's height).
