@@ -274,16 +274,21 @@ unsigned engine::worker_count() const {
     return std::min(t, std::min(slots_, grid_));
 }
 
+launch_report engine::report_header(unsigned threads) const {
+    launch_report r;
+    r.device = opt_.device.name;
+    r.scheduler = opt_.scheduler;
+    r.seed = opt_.seed;
+    r.grid = grid_;
+    r.block = block_;
+    r.resident_slots = slots_;
+    r.threads = threads;
+    return r;
+}
+
 void engine::run() {
     if (grid_ == 0) { // an empty grid launches nothing (see the constructor): no work-item, no launch counted
-        launch_report r;
-        r.device = opt_.device.name;
-        r.scheduler = opt_.scheduler;
-        r.seed = opt_.seed;
-        r.block = block_;
-        r.resident_slots = slots_;
-        r.threads = 0;
-        last_report_ = r;
+        last_report_ = report_header(0);
         return;
     }
     const auto t0 = std::chrono::steady_clock::now();
@@ -351,14 +356,7 @@ void engine::run() {
         model_->kernel_end();
     }
 
-    launch_report r;
-    r.device = opt_.device.name;
-    r.scheduler = opt_.scheduler;
-    r.seed = opt_.seed;
-    r.grid = grid_;
-    r.block = block_;
-    r.resident_slots = slots_;
-    r.threads = nworkers;
+    launch_report r = report_header(nworkers);
     for (const auto& w : workers_) {
         r.steps += w->steps;
     }

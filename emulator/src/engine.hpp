@@ -47,6 +47,7 @@ class engine {
 
   private:
     unsigned worker_count() const;
+    launch_report report_header(unsigned threads) const; // what a launch report says of the launch itself
     void worker_loop(worker_state& w);
     void monitor_parallel();
     void park_for_report(worker_state& w);
