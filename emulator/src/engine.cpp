@@ -688,6 +688,7 @@ void engine::worker_loop(worker_state& w) {
                 digest_ = (digest_ ^ (static_cast<std::uint64_t>(f->wi.block) * block_ + f->wi.thread + 1)) *
                           0x100000001b3ULL;
             } else if (deterministic) {
+                choices_->scheduling_point();
                 f = w.runnable[static_cast<std::size_t>(choices_->pick(w.runnable.size()))];
                 digest_ = (digest_ ^ (static_cast<std::uint64_t>(f->wi.block) * block_ + f->wi.thread + 1)) *
                           0x100000001b3ULL;
@@ -1189,7 +1190,10 @@ void engine::check_block_stuck(block_state& b) {
 
 // ---- the remaining kernel-side services -----------------------------------------------------------
 
-void engine::yield_from(work_item& wi) { switch_out(*static_cast<fiber_record*>(wi.fiber)); }
+void engine::yield_from(work_item& wi) {
+    observe(wi, 0x59); // one more step taken: the position after a yield differs from the one before
+    switch_out(*static_cast<fiber_record*>(wi.fiber));
+}
 
 void engine::spin_wait(work_item& wi, site where) {
     wi.in_spin = true;

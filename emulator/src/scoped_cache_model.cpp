@@ -232,10 +232,186 @@ void scoped_cache_model::memory_write(std::uintptr_t addr, unsigned size, std::u
     std::memcpy(reinterpret_cast<void*>(addr), &v, size);
 }
 
-void scoped_cache_model::write_back(l1_cache&, entry& e) {
-    memory_write(e.addr, e.size, e.value);
+void scoped_cache_model::write_back(l1_cache& c, entry& e) {
+    below_write(static_cast<unsigned>(&c - l1_.data()), e.addr, e.size, e.value);
     e.dirty = false;
     ++counters_.lines_written_back;
+}
+
+std::uint64_t scoped_cache_model::below_read(unsigned cu, std::uintptr_t addr, unsigned size) {
+    if (l2_.empty()) {
+        return memory_read(addr, size);
+    }
+    // The device's L2 as a cache of memory, with an L1's rules: a valid entry answers; an invalid
+    // dirty one is written back before the location is fetched again.
+    l1_cache& c = l2_[dev_of_cu_[cu]];
+    entry* e = find(c, addr);
+    if (e && e->size != size) {
+        if (e->dirty) {
+            memory_write(e->addr, e->size, e->value);
+        }
+        erase(c, addr);
+        e = nullptr;
+    }
+    if (e && valid(c, *e)) {
+        return e->value;
+    }
+    if (e && e->dirty) {
+        memory_write(e->addr, e->size, e->value);
+    }
+    const std::uint64_t v = memory_read(addr, size);
+    install(c, e, addr, size, v, false);
+    return v;
+}
+
+void scoped_cache_model::below_write(unsigned cu, std::uintptr_t addr, unsigned size, std::uint64_t v) {
+    if (l2_.empty()) {
+        memory_write(addr, size, v);
+        return;
+    }
+    l1_cache& c = l2_[dev_of_cu_[cu]];
+    entry* e = find(c, addr);
+    if (e && e->size != size) {
+        if (e->dirty) {
+            memory_write(e->addr, e->size, e->value);
+        }
+        erase(c, addr);
+        e = nullptr;
+    }
+    install(c, e, addr, size, v & mask_of(size), true);
+}
+
+std::uint64_t scoped_cache_model::level_read(work_item& w, std::uintptr_t addr, unsigned size, bool memory) {
+    if (!memory) {
+        return below_read(w.cu, addr, size);
+    }
+    // System scope: the own L2's dirty copy is older than nothing else this device wrote; write it
+    // back so that the access at memory is not overtaken by it (per-location coherence, as prepare_l2).
+    l1_cache& c = l2_[dev_of_cu_[w.cu]];
+    if (entry* e = find(c, addr); e && e->dirty) {
+        memory_write(e->addr, e->size, e->value);
+        e->dirty = false;
+    }
+    return memory_read(addr, size);
+}
+
+void scoped_cache_model::level_write(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v,
+                                     bool memory) {
+    if (!memory) {
+        below_write(w.cu, addr, size, v);
+        return;
+    }
+    memory_write(addr, size, v & mask_of(size));
+    erase(l2_[dev_of_cu_[w.cu]], addr); // the own L2's copy is stale now (other devices' stay stale)
+}
+
+void scoped_cache_model::flush_l2(unsigned cu) {
+    if (l2_.empty()) {
+        return;
+    }
+    l1_cache& c = l2_[dev_of_cu_[cu]];
+    for (const std::uintptr_t addr : c.dirty) {
+        if (entry* e = find(c, addr); e && e->dirty) {
+            memory_write(e->addr, e->size, e->value);
+            e->dirty = false;
+        }
+    }
+    c.dirty.clear();
+}
+
+void scoped_cache_model::invalidate_l2(unsigned cu) {
+    if (!l2_.empty()) {
+        ++l2_[dev_of_cu_[cu]].epoch;
+    }
+}
+
+void scoped_cache_model::set_devices(const std::vector<unsigned>& device_of_cu) {
+    unsigned devices = 0;
+    for (const unsigned d : device_of_cu) {
+        devices = std::max(devices, d + 1);
+    }
+    if (device_of_cu.size() != l1_.size()) {
+        throw canopy::error(fmt::format("scoped-cache model: {} device numbers for {} compute units",
+                                        device_of_cu.size(), l1_.size()));
+    }
+    dev_of_cu_ = device_of_cu;
+    l2_.clear();
+    if (devices > 1) {
+        l2_.resize(devices);
+    }
+}
+
+void scoped_cache_model::add_scratchpad(const void* base, std::size_t bytes) {
+    const auto lo = reinterpret_cast<std::uintptr_t>(base);
+    scratch_.emplace_back(lo, lo + bytes);
+}
+
+bool scoped_cache_model::scratch(std::uintptr_t addr) const {
+    for (const auto& [lo, hi] : scratch_) {
+        if (addr >= lo && addr < hi) {
+            return true;
+        }
+    }
+    return false;
+}
+
+std::uint64_t scoped_cache_model::scratch_load(work_item& w, std::uintptr_t addr, unsigned size) {
+    const std::uint64_t v = memory_read(addr, size);
+    observe(w, v);
+    return v;
+}
+
+void scoped_cache_model::scratch_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v) {
+    memory_write(addr, size, v & mask_of(size));
+    note_progress(w);
+}
+
+void scoped_cache_model::append_state(std::string& out) const {
+    const auto put = [&](std::uint64_t v) { out.append(reinterpret_cast<const char*>(&v), sizeof v); };
+    std::vector<const entry*> sorted;
+    const auto cache = [&](const l1_cache& c) {
+        // By address: the entries' order is history, not state (every choice over them is offered).
+        // An invalid clean entry behaves exactly as no entry (every access misses and fetches; nothing
+        // writes it back), so it is left out: states that differ only there are one state.
+        sorted.clear();
+        for (const auto& e : c.entries) {
+            if (e.dirty || valid(c, e)) {
+                sorted.push_back(&e);
+            }
+        }
+        std::sort(sorted.begin(), sorted.end(),
+                  [](const entry* x, const entry* y) { return x->addr < y->addr; });
+        put(sorted.size());
+        for (const entry* e : sorted) {
+            put(e->addr);
+            put(e->value);
+            put((std::uint64_t{e->size} << 2) | (e->dirty ? 2U : 0U) | (valid(c, *e) ? 1U : 0U));
+        }
+        put(c.rmw_holder);
+    };
+    for (const auto& c : l1_) {
+        cache(c);
+    }
+    for (const auto& c : l2_) {
+        cache(c);
+    }
+    std::vector<std::pair<std::uintptr_t, std::pair<unsigned, unsigned>>> locks(l2_locks_.begin(),
+                                                                                l2_locks_.end());
+    std::sort(locks.begin(), locks.end());
+    put(locks.size());
+    for (const auto& [addr, holder] : locks) {
+        put(addr);
+        put((std::uint64_t{holder.first} << 32) | holder.second);
+    }
+    std::vector<std::uintptr_t> seen;
+    for (const auto& [addr, size] : locations_) {
+        seen.push_back(addr);
+    }
+    std::sort(seen.begin(), seen.end());
+    put(seen.size());
+    for (const auto a : seen) {
+        put(a);
+    }
 }
 
 void scoped_cache_model::install(l1_cache& c, entry* e, std::uintptr_t addr, unsigned size, std::uint64_t v,
@@ -294,12 +470,138 @@ void scoped_cache_model::note_location(std::uintptr_t addr, unsigned size) {
 // clean one, or fetch any location the kernel has touched into any L1 whose copy is not dirty. The
 // choice is (whether, kind, CU, which), all from the chooser, so a seed replays it and the DFS
 // chooser enumerates it.
+std::uint64_t scoped_cache_model::peek_below(unsigned cu, std::uintptr_t addr, unsigned size) const {
+    // What below_read would answer, without its side effects (it may install into the L2).
+    if (!l2_.empty()) {
+        const l1_cache& c = l2_[dev_of_cu_[cu]];
+        if (const std::size_t i = c.index.find(addr); i != address_map::npos) {
+            const entry& e = c.entries[i];
+            if (e.size == size && (valid(c, e) || e.dirty)) {
+                return e.value; // an invalid dirty entry is written back, then fetched: its value
+            }
+        }
+    }
+    return memory_read(addr, size);
+}
+
+void scoped_cache_model::effective_environment() {
+    moves_.clear();
+    const auto l2_locked_elsewhere = [&](std::uintptr_t addr, unsigned cu) {
+        if (l2_locks_.empty()) {
+            return false;
+        }
+        auto it = l2_locks_.find(addr);
+        return it != l2_locks_.end() && it->second.second != cu;
+    };
+    const auto offer = [&](const l1_cache& c, unsigned index, bool l2) {
+        const auto k = static_cast<std::uint8_t>(l2 ? 3 : 0);
+        for (const auto& [addr, size] : locations_) {
+            const std::size_t i = c.index.find(addr);
+            const entry* e = i == address_map::npos ? nullptr : &c.entries[i];
+            const bool locked = l2 ? !l2_locks_.empty() : l2_locked_elsewhere(addr, index);
+            if (e && e->dirty) {
+                if (!locked) {
+                    moves_.push_back({k, index, addr, size}); // flush
+                }
+                continue; // a dirty entry is neither evicted nor fetched over
+            }
+            const bool present = e && valid(c, *e);
+            if (present) {
+                moves_.push_back({static_cast<std::uint8_t>(k + 1), index, addr, size}); // evict
+            }
+            if (locked || scratch(addr)) {
+                continue;
+            }
+            const std::uint64_t below = l2 ? memory_read(addr, size) : peek_below(index, addr, size);
+            if (!present || e->size != size || e->value != below) {
+                moves_.push_back({static_cast<std::uint8_t>(k + 2), index, addr, size}); // fetch
+            }
+        }
+    };
+    for (unsigned cu = 0; cu < l1_.size(); ++cu) {
+        offer(l1_[cu], cu, false);
+    }
+    for (unsigned d = 0; d < l2_.size(); ++d) {
+        offer(l2_[d], d, true);
+    }
+    const std::uint64_t choice = choices_.pick(moves_.size() + 1);
+    if (choice == 0) {
+        return;
+    }
+    const env_move m = moves_[choice - 1];
+    l1_cache& c = m.kind < 3 ? l1_[m.cache] : l2_[m.cache];
+    entry* e = find(c, m.addr);
+    switch (m.kind) {
+    case 0:
+        write_back(c, *e);
+        ++counters_.env_flushes;
+        break;
+    case 3:
+        memory_write(e->addr, e->size, e->value);
+        e->dirty = false;
+        ++counters_.env_flushes;
+        break;
+    case 1:
+    case 4:
+        erase(c, m.addr);
+        ++counters_.env_evictions;
+        break;
+    case 2:
+        install(c, e, m.addr, m.size, below_read(m.cache, m.addr, m.size), false);
+        ++counters_.env_fetches;
+        break;
+    case 5:
+        install(c, e, m.addr, m.size, memory_read(m.addr, m.size), false);
+        ++counters_.env_fetches;
+        break;
+    default: break;
+    }
+}
+
 void scoped_cache_model::environment(work_item& w) {
     (void)w;
+    if (choices_.settled()) {
+        return; // a run cut by the exhaustive exploration: only its end matters, not its path
+    }
+    if (effective_env_) {
+        effective_environment();
+        return;
+    }
     if (choices_.pick(env_rate_) != 0) {
         return;
     }
-    const std::uint64_t kind = choices_.pick(3);
+    // One device: flush, evict or fetch at an L1 (3 kinds, as always: seeds replay). Several: the same
+    // three at a device's L2 too.
+    const std::uint64_t kind = choices_.pick(l2_.empty() ? 3 : 6);
+    if (kind >= 3) {
+        l1_cache& c = l2_[choices_.pick(l2_.size())];
+        if (kind < 5) {
+            if (c.entries.empty()) {
+                return;
+            }
+            entry& e = c.entries[choices_.pick(c.entries.size())];
+            if (kind == 3 && e.dirty && l2_locks_.empty()) {
+                memory_write(e.addr, e.size, e.value);
+                e.dirty = false;
+                ++counters_.env_flushes;
+            } else if (kind == 4 && !e.dirty) {
+                erase(c, e.addr);
+                ++counters_.env_evictions;
+            }
+            return;
+        }
+        if (locations_.empty()) {
+            return;
+        }
+        const auto [addr, size] = locations_[choices_.pick(locations_.size())];
+        entry* e = find(c, addr);
+        if ((e && e->dirty) || scratch(addr) || !l2_locks_.empty()) {
+            return;
+        }
+        install(c, e, addr, size, memory_read(addr, size), false);
+        ++counters_.env_fetches;
+        return;
+    }
     const auto cu = static_cast<unsigned>(choices_.pick(l1_.size()));
     l1_cache& c = l1_[cu];
     // Original scheme: a location locked in L2 is frozen for every CU but the holder's.
@@ -329,10 +631,10 @@ void scoped_cache_model::environment(work_item& w) {
     }
     const auto [addr, size] = locations_[choices_.pick(locations_.size())];
     entry* e = find(c, addr);
-    if ((e && e->dirty) || l2_locked_elsewhere(addr)) {
+    if ((e && e->dirty) || l2_locked_elsewhere(addr) || scratch(addr)) {
         return;
     }
-    install(c, e, addr, size, memory_read(addr, size), false);
+    install(c, e, addr, size, below_read(cu, addr, size), false);
     ++counters_.env_fetches;
 }
 
@@ -356,6 +658,7 @@ std::uint64_t scoped_cache_model::l1_load(work_item& w, std::uintptr_t addr, uns
     if (e && valid(c, *e)) {
         ++counters_.l1_hits;
         charge(w, costs_.l1_hit);
+        observe(w, e->value); // the value reaches the work-item's locals: part of its state
         return e->value;
     }
     // A miss: a dirty-but-invalidated entry must be written back before the line can be re-fetched
@@ -365,8 +668,9 @@ std::uint64_t scoped_cache_model::l1_load(work_item& w, std::uintptr_t addr, uns
     }
     ++counters_.l1_misses;
     charge(w, costs_.l1_fill);
-    const std::uint64_t v = memory_read(addr, size);
+    const std::uint64_t v = below_read(w.cu, addr, size);
     install(c, e, addr, size, v, false);
+    observe(w, v);
     return v;
 }
 
@@ -394,62 +698,90 @@ void scoped_cache_model::prepare_l2(work_item& w, std::uintptr_t addr, unsigned)
     wait_l2_ready(w, addr);
 }
 
-std::uint64_t scoped_cache_model::l2_load(work_item& w, std::uintptr_t addr, unsigned size) {
+std::uint64_t scoped_cache_model::l2_load(work_item& w, std::uintptr_t addr, unsigned size, bool memory) {
     prepare_l2(w, addr, size);
     ++counters_.l2_accesses;
     charge(w, costs_.l2_access);
-    return memory_read(addr, size);
+    const std::uint64_t v = level_read(w, addr, size, memory);
+    observe(w, v);
+    return v;
 }
 
-void scoped_cache_model::l2_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v) {
+void scoped_cache_model::l2_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v,
+                                  bool memory) {
     prepare_l2(w, addr, size);
     ++counters_.l2_accesses;
     charge(w, costs_.l2_access);
-    memory_write(addr, size, v);
+    level_write(w, addr, size, v, memory);
     erase(l1_[w.cu], addr); // the own copy is stale now; other CUs' copies stay stale, as on a GPU
 }
 
-void scoped_cache_model::flush_own(work_item& w) {
+void scoped_cache_model::flush_own(work_item& w, bool memory) {
     const std::uint64_t lines = flush_dirty(l1_[w.cu]);
+    if (memory) {
+        flush_l2(w.cu); // after the L1's write-backs, which land in it
+    }
     ++counters_.flushes_own;
     charge(w, costs_.flush_base + lines * costs_.line_writeback);
 }
 
 void scoped_cache_model::flush_all(work_item& w) {
     std::uint64_t lines = 0;
-    for (auto& c : l1_) {
-        lines += flush_dirty(c);
+    for (std::size_t cu = 0; cu < l1_.size(); ++cu) {
+        if (device_of(static_cast<unsigned>(cu)) == device_of(w.cu)) {
+            lines += flush_dirty(l1_[cu]);
+        }
     }
     ++counters_.flushes_remote;
     charge(w, costs_.flush_base + lines * costs_.line_writeback + costs_.remote_per_cu * l1_.size());
 }
 
-void scoped_cache_model::invalidate_own(work_item& w) {
+void scoped_cache_model::invalidate_own(work_item& w, bool memory) {
     ++l1_[w.cu].epoch; // every entry invalid at once; value and dirtiness are kept (RSP Table 1)
+    if (memory) {
+        invalidate_l2(w.cu);
+    }
     ++counters_.invalidations_own;
     charge(w, costs_.invalidate);
 }
 
 void scoped_cache_model::invalidate_all(work_item& w) {
-    for (auto& c : l1_) {
-        ++c.epoch;
+    for (std::size_t cu = 0; cu < l1_.size(); ++cu) {
+        if (device_of(static_cast<unsigned>(cu)) == device_of(w.cu)) {
+            ++l1_[cu].epoch;
+        }
     }
     ++counters_.invalidations_remote;
     charge(w, costs_.invalidate + costs_.remote_per_cu * l1_.size());
 }
 
+// A waiter's trace (work_item::trace) marks it as waiting here once and then stays put: each retry finds
+// the waiter in the same local state, so a run that only spins revisits a state (and the exhaustive
+// exploration cuts it there) instead of making a new state per retry.
 void scoped_cache_model::wait_rmw_ready(work_item& w) {
+    bool marked = false;
+    std::uint64_t waiting = 0;
     while (l1_[w.cu].rmw_holder != 0 && l1_[w.cu].rmw_holder != who(w)) {
         stall(w, l1_[w.cu].holder);
+        if (!marked) {
+            observe(w, 0x5741); // waiting here, not past the lock: a position of its own
+            waiting = w.trace;
+            marked = true;
+        }
+        w.trace = waiting;
         yield(w); // another work-item holds the device-wide RMW locks (a remote RMW or store)
     }
 }
 
 void scoped_cache_model::lock_rmw_all(work_item& w) {
+    bool marked = false;
+    std::uint64_t waiting = 0;
     for (;;) {
         const work_item* other = nullptr;
-        for (const auto& c : l1_) {
-            if (c.rmw_holder != 0 && c.rmw_holder != who(w) && (!other || c.holder->clock > other->clock)) {
+        for (std::size_t cu = 0; cu < l1_.size(); ++cu) {
+            const l1_cache& c = l1_[cu];
+            if (device_of(static_cast<unsigned>(cu)) == device_of(w.cu) && c.rmw_holder != 0 &&
+                c.rmw_holder != who(w) && (!other || c.holder->clock > other->clock)) {
                 other = c.holder;
             }
         }
@@ -457,29 +789,47 @@ void scoped_cache_model::lock_rmw_all(work_item& w) {
             break;
         }
         stall(w, other);
+        if (!marked) {
+            observe(w, 0x4c4b);
+            waiting = w.trace;
+            marked = true;
+        }
+        w.trace = waiting;
         yield(w);
     }
-    for (auto& c : l1_) {
-        c.rmw_holder = who(w);
-        c.holder = &w;
+    for (std::size_t cu = 0; cu < l1_.size(); ++cu) {
+        if (device_of(static_cast<unsigned>(cu)) == device_of(w.cu)) {
+            l1_[cu].rmw_holder = who(w);
+            l1_[cu].holder = &w;
+        }
     }
     charge(w, costs_.rmw_lock);
 }
 
-void scoped_cache_model::unlock_rmw_all(work_item&) {
+void scoped_cache_model::unlock_rmw_all(work_item& w) {
     for (auto& c : l1_) {
-        c.rmw_holder = 0;
-        c.holder = nullptr;
+        if (c.rmw_holder == who(w)) {
+            c.rmw_holder = 0;
+            c.holder = nullptr;
+        }
     }
 }
 
 void scoped_cache_model::wait_l2_ready(work_item& w, std::uintptr_t addr) {
+    bool marked = false;
+    std::uint64_t waiting = 0;
     while (!l2_locks_.empty()) { // original scheme only; empty under proposed
         auto it = l2_locks_.find(addr);
         if (it == l2_locks_.end() || it->second.first == who(w)) {
             return;
         }
         stall(w);
+        if (!marked) {
+            observe(w, 0x4c32);
+            waiting = w.trace;
+            marked = true;
+        }
+        w.trace = waiting;
         yield(w);
     }
 }
@@ -498,6 +848,10 @@ void scoped_cache_model::unlock_l2(std::uintptr_t addr) { l2_locks_.erase(addr);
 
 std::uint64_t scoped_cache_model::plain_load(work_item& w, const void* p, unsigned size) {
     const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    if (scratch(addr)) {
+        ++counters_.plain_loads;
+        return scratch_load(w, addr, size);
+    }
     note_location(addr, size);
     environment(w);
     ++counters_.plain_loads;
@@ -506,6 +860,11 @@ std::uint64_t scoped_cache_model::plain_load(work_item& w, const void* p, unsign
 
 void scoped_cache_model::plain_store(work_item& w, void* p, unsigned size, std::uint64_t value) {
     const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    if (scratch(addr)) {
+        ++counters_.plain_stores;
+        scratch_store(w, addr, size, value);
+        return;
+    }
     note_location(addr, size);
     environment(w);
     ++counters_.plain_stores;
@@ -514,6 +873,10 @@ void scoped_cache_model::plain_store(work_item& w, void* p, unsigned size, std::
 
 std::uint64_t scoped_cache_model::load(work_item& w, const mm_access& a) {
     const auto addr = reinterpret_cast<std::uintptr_t>(a.address);
+    if (scratch(addr)) {
+        count_atomic(a);
+        return scratch_load(w, addr, a.size); // local memory: performed at once, at every scope
+    }
     note_location(addr, a.size);
     environment(w);
     count_atomic(a);
@@ -521,41 +884,48 @@ std::uint64_t scoped_cache_model::load(work_item& w, const mm_access& a) {
         return l1_load(w, addr, a.size); // row 1: the work-group's L1 is where it agrees
     }
     const bool acq = acquires(a.order);
+    const bool mem = at_memory(a.scope); // system scope on several devices: past the device's L2
     if (a.remote) {
         if (scheme_ == rsp_scheme::proposed) { // row 3: LD; FLU_L1 DV; INV_L1 WG
-            const std::uint64_t v = l2_load(w, addr, a.size);
+            const std::uint64_t v = l2_load(w, addr, a.size, mem);
             between(w);
             flush_all(w);
             between(w);
-            invalidate_own(w);
+            invalidate_own(w, mem);
             return v;
         }
         lock_l2(w, addr); // original row 3: LK_L2 x; FLU_L1 DV; INV_L1 WG; LD; UL_L2 x
         between(w);
         flush_all(w);
         between(w);
-        invalidate_own(w);
+        invalidate_own(w, mem);
         between(w);
-        const std::uint64_t v = l2_load(w, addr, a.size);
+        const std::uint64_t v = l2_load(w, addr, a.size, mem);
         between(w);
         unlock_l2(addr);
         return v;
     }
     if (acq && scheme_ == rsp_scheme::original) { // original row 2: INV_L1 WG; LD (bug 1)
-        invalidate_own(w);
+        invalidate_own(w, mem);
         between(w); // here the environment can re-fetch stale data: RSP Fig. 4
-        return l2_load(w, addr, a.size);
+        return l2_load(w, addr, a.size, mem);
     }
-    const std::uint64_t v = l2_load(w, addr, a.size); // row 2: LD; then INV_L1 WG (after: RSP §5.5.1)
+    const std::uint64_t v = l2_load(w, addr, a.size, mem); // row 2: LD; then INV_L1 WG (after: RSP §5.5.1)
     between(w);
     if (acq) {
-        invalidate_own(w);
+        invalidate_own(w, mem);
     }
     return v;
 }
 
 void scoped_cache_model::store(work_item& w, const mm_access& a, std::uint64_t value) {
     const auto addr = reinterpret_cast<std::uintptr_t>(a.address);
+    if (scratch(addr)) {
+        count_atomic(a);
+        scratch_store(w, addr, a.size, value);
+        return;
+    }
+    const bool mem = at_memory(a.scope);
     note_location(addr, a.size);
     environment(w);
     count_atomic(a);
@@ -572,7 +942,7 @@ void scoped_cache_model::store(work_item& w, const mm_access& a, std::uint64_t v
             between(w);
             invalidate_all(w);
             between(w);
-            l2_store(w, addr, a.size, value);
+            l2_store(w, addr, a.size, value, mem);
             between(w);
             flush_own(w);
             between(w);
@@ -585,9 +955,9 @@ void scoped_cache_model::store(work_item& w, const mm_access& a, std::uint64_t v
         // survive the invalidate and are flushed over the stored value)
         lock_l2(w, addr);
         between(w);
-        flush_own(w);
+        flush_own(w, mem);
         between(w);
-        l2_store(w, addr, a.size, value);
+        l2_store(w, addr, a.size, value, mem);
         between(w);
         invalidate_all(w);
         between(w);
@@ -595,19 +965,16 @@ void scoped_cache_model::store(work_item& w, const mm_access& a, std::uint64_t v
         return;
     }
     if (releases(a.order)) { // row 5: FLU_L1 WG; ST
-        flush_own(w);
+        flush_own(w, mem);
         between(w);
     }
-    l2_store(w, addr, a.size, value);
+    l2_store(w, addr, a.size, value, mem);
 }
 
 std::uint64_t scoped_cache_model::rmw(work_item& w, const mm_access& a, mm_rmw op, std::uint64_t operand,
                                       std::uint64_t desired, bool* cas_ok) {
     const auto addr = reinterpret_cast<std::uintptr_t>(a.address);
     const std::uint64_t m = mask_of(a.size);
-    note_location(addr, a.size);
-    environment(w);
-    count_atomic(a);
     bool ok = true;
     const auto compute = [&](std::uint64_t old) {
         if (op == mm_rmw::cas) {
@@ -616,6 +983,22 @@ std::uint64_t scoped_cache_model::rmw(work_item& w, const mm_access& a, mm_rmw o
         }
         return apply(op, old, operand, a.size, a.is_signed) & m;
     };
+    if (scratch(addr)) { // local memory: one indivisible step at the scratchpad
+        count_atomic(a);
+        const std::uint64_t old = scratch_load(w, addr, a.size);
+        const std::uint64_t nv = compute(old);
+        if (op != mm_rmw::cas || ok) {
+            scratch_store(w, addr, a.size, nv);
+        }
+        if (cas_ok) {
+            *cas_ok = ok;
+        }
+        return old;
+    }
+    const bool mem = at_memory(a.scope);
+    note_location(addr, a.size);
+    environment(w);
+    count_atomic(a);
     std::uint64_t old = 0;
     if (!device_scope(a.scope)) { // row 7: INC_L1, under the work-group's RMW lock
         wait_rmw_ready(w);
@@ -632,10 +1015,11 @@ std::uint64_t scoped_cache_model::rmw(work_item& w, const mm_access& a, mm_rmw o
             }
             ++counters_.l2_accesses;
             charge(w, costs_.l2_access);
-            const std::uint64_t o = memory_read(addr, a.size);
+            const std::uint64_t o = level_read(w, addr, a.size, mem);
+            observe(w, o);
             const std::uint64_t nv = compute(o);
             if (op != mm_rmw::cas || ok) {
-                memory_write(addr, a.size, nv);
+                level_write(w, addr, a.size, nv, mem);
             }
             return o;
         };
@@ -675,11 +1059,11 @@ std::uint64_t scoped_cache_model::rmw(work_item& w, const mm_access& a, mm_rmw o
             }
         } else {
             if (releases(a.order)) { // row 8: FLU_L1 WG; INC_L2; INV_L1 WG
-                flush_own(w);
+                flush_own(w, mem);
                 between(w);
             }
             if (scheme_ == rsp_scheme::original && acquires(a.order)) {
-                invalidate_own(w); // original row 8: the invalidate precedes the RMW (bug 1 again)
+                invalidate_own(w, mem); // original row 8: the invalidate precedes the RMW (bug 1 again)
                 between(w);
                 wait_rmw_ready(w);
                 old = at_l2();
@@ -689,7 +1073,7 @@ std::uint64_t scoped_cache_model::rmw(work_item& w, const mm_access& a, mm_rmw o
                 const bool acq = op == mm_rmw::cas && !ok ? acquires(a.failure_order) : acquires(a.order);
                 if (acq) {
                     between(w);
-                    invalidate_own(w);
+                    invalidate_own(w, mem);
                 }
             }
         }
@@ -707,10 +1091,10 @@ void scoped_cache_model::fence(work_item& w, canopy::scope s, std::memory_order 
         return; // the work-group's L1 is shared: nothing to flush or invalidate
     }
     if (releases(o)) {
-        flush_own(w);
+        flush_own(w, at_memory(s));
     }
     if (acquires(o)) {
-        invalidate_own(w);
+        invalidate_own(w, at_memory(s));
     }
 }
 
@@ -731,6 +1115,16 @@ void scoped_cache_model::kernel_end() {
         c.dirty.clear();
         counters_.cycles_max_cu = std::max(counters_.cycles_max_cu, c.cycles);
         c.cycles = 0;
+    }
+    for (auto& c : l2_) { // several devices: then every L2 (the L1s' write-backs landed there)
+        for (auto& e : c.entries) {
+            if (e.dirty) {
+                memory_write(e.addr, e.size, e.value);
+            }
+        }
+        c.entries.clear();
+        c.index.clear();
+        c.dirty.clear();
     }
     l2_locks_.clear();
 }

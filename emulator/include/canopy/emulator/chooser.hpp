@@ -7,7 +7,9 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <random>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -18,6 +20,13 @@ class chooser {
     virtual ~chooser() = default;
     /// A choice among n >= 1 alternatives: a value in [0, n).
     virtual std::uint64_t pick(std::uint64_t n) = 0;
+    /// The deterministic scheduler calls this right before it picks the next work-item: every fiber is
+    /// suspended, so the whole state of the run is in memory (state_caching_dfs keys it there).
+    virtual void scheduling_point() {}
+    /// True when the rest of this run does not matter (state_caching_dfs cut it at a visited state): the
+    /// memory model skips its environment transitions and the litmus interpreter the rest of its
+    /// threads, so a cut run ends in a few steps.
+    virtual bool settled() const { return false; }
 };
 
 class random_chooser final : public chooser {
@@ -59,6 +68,83 @@ class dfs_chooser final : public chooser {
   private:
     std::vector<std::pair<std::uint64_t, std::uint64_t>> path_; // (choice, alternatives)
     std::size_t depth_ = 0;
+};
+
+/// A 128-bit digest of a run's whole state at a scheduling point (two independent 64-bit hashes).
+struct state_key {
+    std::uint64_t a = 0, b = 0;
+    bool operator==(const state_key&) const = default;
+};
+struct state_key_hash {
+    std::size_t operator()(const state_key& k) const {
+        return static_cast<std::size_t>(k.a ^ (k.b * 0x9e3779b97f4a7c15ULL));
+    }
+};
+
+/// Depth-first enumeration of every choice sequence, pruned by state caching (stateful model checking
+/// done statelessly: runs are replayed from the start, as with dfs_chooser). At each scheduling point
+/// `key()` digests the run's state (memory, caches, every work-item's position); a state already
+/// visited has had (or, on the current path, is having) every continuation explored, so the run is cut
+/// there: its remaining choices are all 0 and not recorded, the caller discards its outcome (pruned()),
+/// and next() backtracks from the cut. Any two interleavings that reach one state - commuting steps,
+/// environment transitions that change nothing - are explored once. Sound when `key()` is a function
+/// of everything that decides the run's future and no two states share a key (128 bits; the litmus
+/// runner's keys contain 64-bit per-work-item traces, which bound the chance of a collision at about
+/// n^2 / 2^65 for n states: below 10^-9 for the corpus's largest, 120,000).
+class state_caching_dfs final : public chooser {
+  public:
+    explicit state_caching_dfs(std::function<state_key()> key) : key_(std::move(key)) {}
+
+    std::uint64_t pick(std::uint64_t n) override {
+        if (pruned_) {
+            // The rest of a cut run: any path will do (its outcome is discarded), but a fair one, so
+            // that a work-item waiting for a lock is not picked forever.
+            return n <= 1 ? 0 : rotate_++ % n;
+        }
+        if (depth_ < path_.size()) {
+            return path_[depth_++].first;
+        }
+        path_.emplace_back(0, n);
+        ++depth_;
+        return 0;
+    }
+    void scheduling_point() override {
+        // While replaying the prefix the states are the ones recorded when it was first run.
+        if (pruned_ || depth_ < path_.size()) {
+            return;
+        }
+        if (!visited_.insert(key_()).second) {
+            pruned_ = true;
+            ++cuts_;
+        }
+    }
+    /// The run that just ended was cut at a visited state: its outcome was already recorded.
+    bool pruned() const { return pruned_; }
+    bool settled() const override { return pruned_; }
+    bool next() {
+        pruned_ = false;
+        depth_ = 0;
+        while (!path_.empty()) {
+            auto& [choice, n] = path_.back();
+            if (choice + 1 < n) {
+                ++choice;
+                return true;
+            }
+            path_.pop_back();
+        }
+        return false;
+    }
+    std::uint64_t states() const { return visited_.size(); }
+    std::uint64_t cuts() const { return cuts_; }
+
+  private:
+    std::function<state_key()> key_;
+    std::unordered_set<state_key, state_key_hash> visited_;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> path_;
+    std::size_t depth_ = 0;
+    bool pruned_ = false;
+    std::uint64_t cuts_ = 0;
+    std::uint64_t rotate_ = 0;
 };
 
 } // namespace canopy::emu

@@ -51,9 +51,33 @@ class scoped_cache_model final : public memory_model {
     void kernel_end() override;
 
     const memory_counters& counters() const { return counters_; }
+
+    /// Work-group local memory (OpenCL __local, the LDS): [base, base + bytes) is a work-group's
+    /// scratchpad, not cached: an access to it is performed at once, in program order, and is visible to
+    /// its work-group at every scope (OpenCL only asks that for work-group scope and local fences, so
+    /// this is stronger than the language, never weaker). Nothing outside the work-group can name it.
+    void add_scratchpad(const void* base, std::size_t bytes);
+
+    /// Several devices: device_of_cu[cu] is the device of each compute unit. Each device then gets its
+    /// own L2, a write-back cache in front of memory with the L1s' entry states and environment
+    /// transitions; device scope ends at that L2 and system scope (all_svm_devices) reaches memory
+    /// (release: the own L1 and L2 are flushed; acquire: both are invalidated; RMWs happen at memory).
+    /// Remote (RSP) operations act on the CUs of the issuer's device only: RSP's compilation schemes
+    /// know one device. With one device (the default) the L2 is memory itself, as before.
+    void set_devices(const std::vector<unsigned>& device_of_cu);
+
+    /// Appends the model's whole state (every L1's and L2's entries by address, the RMW and L2 locks,
+    /// the locations the environment may fetch) in a canonical form: equal strings, equal futures.
+    /// Memory itself is the caller's (it owns the buffers). For state_caching_dfs.
+    void append_state(std::string& out) const;
     /// The probability-like knob of environment activity: before each access, an environment
     /// transition fires when pick(denominator) == 0 (1: always, 2: half the time).
     void set_environment_rate(unsigned denominator) { env_rate_ = denominator ? denominator : 1; }
+    /// Exhaustive exploration: before each access the environment offers exactly the transitions that
+    /// change the state (flush a dirty entry, evict a valid clean one, fetch a location whose copy
+    /// would change), plus "none": one pick(1 + n). The same transitions as the random mode's, without
+    /// the ones that do nothing, each of which would be a branch leading back to the same state.
+    void set_effective_environment(bool on) { effective_env_ = on; }
 
   private:
     struct entry {
@@ -96,17 +120,30 @@ class scoped_cache_model final : public memory_model {
     void write_back(l1_cache& c, entry& e);
     std::uint64_t memory_read(std::uintptr_t addr, unsigned size) const;
     void memory_write(std::uintptr_t addr, unsigned size, std::uint64_t v) const;
+    // The level below an L1: its device's L2 (several devices) or memory (one device).
+    std::uint64_t below_read(unsigned cu, std::uintptr_t addr, unsigned size);
+    void below_write(unsigned cu, std::uintptr_t addr, unsigned size, std::uint64_t v);
+    // System scope on several devices: the access is performed at memory, past the own L2.
+    bool at_memory(canopy::scope s) const { return s == canopy::scope::system && !l2_.empty(); }
+    std::uint64_t level_read(work_item& w, std::uintptr_t addr, unsigned size, bool memory);
+    void level_write(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v, bool memory);
+    void flush_l2(unsigned cu);
+    void invalidate_l2(unsigned cu);
+    unsigned device_of(unsigned cu) const { return l2_.empty() ? 0 : dev_of_cu_[cu]; }
+    bool scratch(std::uintptr_t addr) const;
+    std::uint64_t scratch_load(work_item& w, std::uintptr_t addr, unsigned size);
+    void scratch_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v);
     void note_location(std::uintptr_t addr, unsigned size);
 
     std::uint64_t l1_load(work_item& w, std::uintptr_t addr, unsigned size);
     void l1_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v);
     void prepare_l2(work_item& w, std::uintptr_t addr, unsigned size); // write back own dirty copy
-    std::uint64_t l2_load(work_item& w, std::uintptr_t addr, unsigned size);
-    void l2_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v);
-    void flush_own(work_item& w);
-    void flush_all(work_item& w);
-    void invalidate_own(work_item& w);
-    void invalidate_all(work_item& w);
+    std::uint64_t l2_load(work_item& w, std::uintptr_t addr, unsigned size, bool memory = false);
+    void l2_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v, bool memory = false);
+    void flush_own(work_item& w, bool memory = false);      // memory: also the own device's L2
+    void flush_all(work_item& w);                           // every L1 of the issuer's device
+    void invalidate_own(work_item& w, bool memory = false); // memory: also the own device's L2
+    void invalidate_all(work_item& w);                      // every L1 of the issuer's device
     void lock_rmw_all(work_item& w);
     void unlock_rmw_all(work_item& w);
     void wait_rmw_ready(work_item& w);
@@ -118,10 +155,23 @@ class scoped_cache_model final : public memory_model {
     void stall(work_item& w, const work_item* until = nullptr);
 
     std::vector<l1_cache> l1_;
+    std::vector<l1_cache> l2_; // per device, only with several devices (set_devices)
+    std::vector<unsigned> dev_of_cu_;
+    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> scratch_; // [lo, hi) ranges
     chooser& choices_;
     rsp_scheme scheme_;
     cost_table costs_;
     unsigned env_rate_ = 2;
+    bool effective_env_ = false;
+    struct env_move {
+        std::uint8_t kind; // 0 flush, 1 evict, 2 fetch: at an L1; 3, 4, 5: the same at an L2
+        unsigned cache;
+        std::uintptr_t addr;
+        unsigned size;
+    };
+    std::vector<env_move> moves_; // effective_environment's scratch
+    void effective_environment();
+    std::uint64_t peek_below(unsigned cu, std::uintptr_t addr, unsigned size) const;
     std::vector<std::pair<std::uintptr_t, unsigned>> locations_; // every location seen, first-use order
     address_map location_index_;
     // original scheme only: location -> (holder: 1 + global work-item id, holder's CU)

@@ -47,6 +47,10 @@ struct work_item {
     unsigned global_id = 0;            // block * block_dim + thread: the race detector's thread index
     engine* eng = nullptr;
     block_state* blk = nullptr;
+    // What this work-item has observed and where it is, as a hash chain: every scheduling step it
+    // takes (engine) and every value the memory model hands it (observe). Its fiber is deterministic, so
+    // equal chains mean equal local states; state_caching_dfs keys a run's state with it.
+    std::uint64_t trace = 0;
     int run_index = -1;    // position in the scheduler's runnable list (-1: not in it)
     void* fiber = nullptr; // the engine's fiber record for this work-item
 };
@@ -63,6 +67,14 @@ inline work_item& self() {
 
 /// Gives the scheduler a chance to run another work-item (deterministic: a seeded random choice).
 void yield(work_item& w);
+
+/// Folds `v` into w's trace (splitmix64's finalizer: every bit of the chain depends on every input).
+inline void observe(work_item& w, std::uint64_t v) {
+    std::uint64_t z = (w.trace ^ v) + 0x9e3779b97f4a7c15ULL;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    w.trace = z ^ (z >> 31);
+}
 
 /// A memory change made by `w`: resets the deadlock watchdog.
 inline void note_progress(work_item& w) { ++*w.progress; }
