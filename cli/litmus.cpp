@@ -5,7 +5,8 @@
 // 9 and 12 are racy on purpose or by the corpus's own analysis), so unlike the other commands (cli/
 // main.cpp: any race exits 1) litmus reports race verdicts in its table and exits 1 only when a verdict
 // contradicts what is known: a forbidden outcome of a race-free test under the proposed scheme, or under
-// --race-check rsp a race verdict that disagrees with notes/scopes-hrf-rsp.md §3.4 (known_racy).
+// --race-check rsp a race verdict that disagrees with notes/scopes-hrf-rsp.md §3.4 (known_racy), or
+// with --herd-outcomes a final state of a race-free test that herd does not allow.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -20,6 +21,7 @@
 #include "canopy/litmus/parser.hpp"
 #include "canopy/litmus/runner.hpp"
 #include "commands.hpp"
+#include "herd_oracle.hpp"
 
 namespace canopy::cli {
 
@@ -30,14 +32,30 @@ struct litmus_options {
     std::string scheme = "proposed";
     std::uint64_t seeds = 10000;
     double budget = 0;
-    std::uint64_t exhaustive_limit = 20000;
+    std::uint64_t exhaustive_limit = litmus::run_options{}.exhaustive_limit;
+    bool no_reduction = false;
+    std::string herd_outcomes;
     bool json = false;
     std::string race_check = "none";
 };
 
 struct row {
-    std::string test, expected, observed, runs, exhaustive, status, racy = "-";
+    std::string test, expected, observed, runs, exhaustive, status, racy = "-", herd = "-";
 };
+
+/// The summary's herd column.
+std::string herd_cell(const litmus::herd_comparison& c) {
+    switch (c.k) {
+    case litmus::herd_comparison::kind::racy: return "racy";
+    case litmus::herd_comparison::kind::no_states: return "no states";
+    case litmus::herd_comparison::kind::front_end: return "front end";
+    case litmus::herd_comparison::kind::checked: break;
+    }
+    if (!c.agrees()) {
+        return fmt::format("OUTSIDE ({})", c.outside.size());
+    }
+    return fmt::format("within ({}/{})", c.herd_states - c.never_shown.size(), c.herd_states);
+}
 
 std::string racy_cell(const litmus::result& r) {
     return r.racy() ? fmt::format("yes ({} race{})", r.races.size(), r.races.size() == 1 ? "" : "s") : "no";
@@ -49,7 +67,17 @@ int run_litmus(const litmus_options& o) {
     ro.seeds = o.seeds;
     ro.time_budget_seconds = o.budget;
     ro.exhaustive_limit = o.exhaustive_limit;
+    ro.reduction = !o.no_reduction;
     ro.race_check = emu::parse_race_check(o.race_check);
+    litmus::herd_outcomes herd;
+    if (!o.herd_outcomes.empty()) {
+        try {
+            herd = litmus::load_herd_outcomes(o.herd_outcomes);
+        } catch (const std::exception& e) {
+            fmt::print(stderr, "canopy litmus: {}\n", e.what());
+            return 1;
+        }
+    }
     const bool checking = ro.race_check != emu::race_check_kind::none;
     std::vector<row> rows;
     bool failed = false;
@@ -78,11 +106,16 @@ int run_litmus(const litmus_options& o) {
             continue;
         }
         const bool body_seen = r.verdict != "Never";
-        const bool scm = r.outcomes_unsupported.empty();
+        const litmus::herd_test* h = o.herd_outcomes.empty() ? nullptr : litmus::find_herd_test(herd, file);
+        litmus::herd_comparison hc;
+        if (h != nullptr) {
+            hc = litmus::compare_with_herd(r, *h);
+            if (!hc.agrees() && ro.scheme == emu::rsp_scheme::proposed) {
+                failed = true; // the proposed scheme showed a state the language forbids: the model is wrong
+            }
+        }
         std::string status = "-";
-        if (!scm) {
-            status = "outcomes unsupported"; // SC memory ran it for the race check only
-        } else if (expected == "forbidden") {
+        if (expected == "forbidden") {
             status = body_seen ? "VIOLATED" : "ok";
             if (body_seen && ro.scheme == emu::rsp_scheme::proposed) {
                 failed = true; // a race-free test showed a forbidden outcome: the model is wrong
@@ -106,6 +139,7 @@ int run_litmus(const litmus_options& o) {
                                 {"scheme", r.scheme},
                                 {"runs", r.runs},
                                 {"exhaustive", r.exhaustive},
+                                {"states", r.exhaustive ? r.states : r.exhaustive_states_tried},
                                 {"condition", r.condition},
                                 {"observed", r.observed},
                                 {"verdict", r.verdict}};
@@ -116,8 +150,18 @@ int run_litmus(const litmus_options& o) {
             if (expected) {
                 j["expected"] = *expected;
             }
-            if (!scm) {
-                j["outcomes_unsupported"] = r.outcomes_unsupported;
+            j["front_end_warnings"] = nlohmann::json::array();
+            for (const auto& w : r.warnings) {
+                j["front_end_warnings"].push_back({{"location", w.location}, {"text", w.text}});
+            }
+            if (h != nullptr) {
+                j["herd"] = {{"kind", herd_cell(hc)},
+                             {"compared", hc.compared},
+                             {"outside", hc.outside},
+                             {"never_shown", hc.never_shown},
+                             {"herd_states", hc.herd_states}};
+            } else if (!o.herd_outcomes.empty()) {
+                j["herd"] = nullptr; // not in herd's file
             }
             if (checking) {
                 j["race_check"] = emu::to_string(r.race_check);
@@ -130,15 +174,64 @@ int run_litmus(const litmus_options& o) {
             }
             std::puts(j.dump().c_str());
         } else {
-            fmt::print("{} ({}), scheme {}, {} {} run(s)\n", r.test, r.file, r.scheme, r.runs,
-                       r.exhaustive ? "exhaustive" : "random");
-            if (!scm) {
-                fmt::print("  {} (these runs are for the race check)\n", r.outcomes_unsupported);
+            if (r.exhaustive) {
+                fmt::print("{} ({}), scheme {}, complete: every execution explored ({} run(s){})\n", r.test,
+                           r.file, r.scheme, r.runs,
+                           r.states ? fmt::format(", {} distinct states", r.states) : std::string());
+            } else {
+                fmt::print("{} ({}), scheme {}, {} random run(s){}\n", r.test, r.file, r.scheme, r.runs,
+                           r.exhaustive_runs_tried
+                               ? fmt::format(" (exhaustive exploration gave up after {} runs, {} "
+                                             "distinct states: raise --exhaustive-limit)",
+                                             r.exhaustive_runs_tried, r.exhaustive_states_tried)
+                               : std::string());
+            }
+            for (const auto& w : r.warnings) {
+                fmt::print("  warning: herd reads this test differently: {}\n", w.text);
             }
             for (const auto& [k, n] : r.outcomes) {
                 fmt::print("  {:>8}  {}\n", n, k);
             }
             fmt::print("  {}: {} ({})\n", r.condition, r.observed ? "observed" : "not observed", r.verdict);
+            if (h != nullptr) {
+                std::string left_out;
+                for (const auto& w : r.warnings) {
+                    left_out += fmt::format("{}{}", left_out.empty() ? "" : ", ", w.location);
+                }
+                switch (hc.k) {
+                case litmus::herd_comparison::kind::racy:
+                    fmt::print("  herd: {} racy execution(s): every outcome is allowed\n",
+                               h->racy_executions);
+                    break;
+                case litmus::herd_comparison::kind::no_states:
+                    fmt::print(
+                        "  herd: no allowed final state at all (its front end reads another program{})\n",
+                        left_out.empty() ? "" : "; see the warnings");
+                    break;
+                case litmus::herd_comparison::kind::front_end:
+                    fmt::print("  herd: not compared: herd reads a location this test uses without taking it "
+                               "as a parameter as a register (see the warnings), so its states are another "
+                               "program's\n");
+                    break;
+                case litmus::herd_comparison::kind::checked:
+                    fmt::print("  herd: race-free, {} allowed state(s) over {} name(s){}; canopy showed {} "
+                               "of them{}\n",
+                               hc.herd_states, hc.compared.size(),
+                               left_out.empty() ? "" : fmt::format(" (left out: {})", left_out),
+                               hc.herd_states - hc.never_shown.size(),
+                               hc.outside.empty()
+                                   ? ""
+                                   : fmt::format(" and {} herd does NOT allow", hc.outside.size()));
+                    for (const auto& s : hc.outside) {
+                        fmt::print("    outside herd's set: {}\n", s);
+                    }
+                    for (const auto& s : hc.never_shown) {
+                        fmt::print("    {}: {}\n", r.exhaustive ? "never produced by the model" : "not seen",
+                                   s);
+                    }
+                    break;
+                }
+            }
             if (checking) {
                 fmt::print("  racy under {}: {}{}\n", emu::to_string(r.race_check), racy_cell(r),
                            r.racy() ? fmt::format(", in {} of {} run(s)", r.racy_runs, r.runs) : "");
@@ -148,22 +241,25 @@ int run_litmus(const litmus_options& o) {
             }
             fmt::print("\n");
         }
-        rows.push_back({r.test, expected.value_or("-"),
-                        !scm                   ? "-"
-                        : r.verdict == "Never" ? "no"
-                                               : "yes",
+        rows.push_back({r.test, expected.value_or("-"), r.verdict == "Never" ? "no" : "yes",
                         std::to_string(r.runs), r.exhaustive ? "yes" : "no", status,
-                        checking ? racy_cell(r) : "-"});
+                        checking ? racy_cell(r) : "-", h != nullptr ? herd_cell(hc) : "-"});
     }
     if (!o.json) {
-        fmt::print("summary (scheme {}; observed = the condition's body held in some run{})\n", o.scheme,
-                   checking ? fmt::format("; racy = a race under {} in some run", o.race_check) : "");
+        fmt::print("summary (scheme {}; observed = the condition's body held in some run; complete = every "
+                   "execution of the model explored{}{})\n",
+                   o.scheme,
+                   checking ? fmt::format("; racy = a race under {} in some run", o.race_check) : "",
+                   o.herd_outcomes.empty() ? ""
+                                           : "; herd = canopy's final states within herd's allowed set "
+                                             "(shown/allowed), or OUTSIDE it");
         const std::string racy_head = checking ? fmt::format("racy under {}", o.race_check) : "";
-        fmt::print("{:<40} {:<10} {:<9} {:>8} {:<11} {:<20} {}\n", "test", "expected", "observed", "runs",
-                   "exhaustive", racy_head, "status");
+        fmt::print("{:<40} {:<10} {:<9} {:>8} {:<9} {:<17} {:<20} {}\n", "test", "expected", "observed",
+                   "runs", "complete", o.herd_outcomes.empty() ? "" : "herd", racy_head, "status");
         for (const auto& r : rows) {
-            fmt::print("{:<40} {:<10} {:<9} {:>8} {:<11} {:<20} {}\n", r.test, r.expected, r.observed, r.runs,
-                       r.exhaustive, checking ? r.racy : "", r.status);
+            fmt::print("{:<40} {:<10} {:<9} {:>8} {:<9} {:<17} {:<20} {}\n", r.test, r.expected, r.observed,
+                       r.runs, r.exhaustive, o.herd_outcomes.empty() ? "" : r.herd, checking ? r.racy : "",
+                       r.status);
         }
     }
     // The verdicts above are the whole report: main's end-of-command race summary (active when
@@ -184,7 +280,9 @@ action add_litmus(CLI::App& app) {
         "showed a forbidden outcome under the proposed scheme, when a file cannot be read or parsed, or "
         "under --race-check rsp when a test's race verdict contradicts notes/scopes-hrf-rsp.md section 3.4 "
         "(a racy test that is known to be racy is not an error: litmus reports race verdicts, it does not "
-        "fail on them); 2 for a usage error.");
+        "fail on them), or with --herd-outcomes when a test herd finds race-free shows a final state herd "
+        "does "
+        "not allow under the proposed scheme; 2 for a usage error.");
     sub->add_option("files", o->files, "litmus files (herd's OpenCL dialect)")
         ->required()
         ->check(CLI::ExistingFile);
@@ -201,8 +299,15 @@ action add_litmus(CLI::App& app) {
         ->default_val(o->budget)
         ->check(CLI::NonNegativeNumber);
     sub->add_option("--exhaustive-limit", o->exhaustive_limit,
-                    "explore every interleaving when there are at most this many (0: never)")
+                    "explore every execution of the model first, giving up (and sampling instead) after this "
+                    "many runs (0: sample only); the summary's complete column says which tests finished")
         ->default_val(o->exhaustive_limit);
+    sub->add_flag("--no-reduction", o->no_reduction,
+                  "exhaustive exploration without state caching: every choice sequence (tiny tests only)");
+    sub->add_option("--herd-outcomes", o->herd_outcomes,
+                    "herd's verdicts and allowed final states (herd7-outcomes.json, beside herd's corpus): "
+                    "check every test's final states against them and list the allowed ones never shown")
+        ->check(CLI::ExistingFile);
     sub->add_flag("--json", o->json, "one JSON object per test, one per line");
     sub->add_option("--race-check", o->race_check,
                     "also feed every access of every run to the race detector under this model and report "

@@ -55,8 +55,9 @@ std::optional<bool> known_racy(const std::string& test_name) {
         // file's failure order is relaxed, and then (the column's caveat, and herd: 2 racy executions)
         // P1's plain read of t races with P0's write of t after its failed CAS.
         {"WSQ2", true},
-        // RSP_Test7 (racy only because OpenCL orders no global access by a local-memory flag) is left
-        // out: the detector has no memory regions, and the runner no local memory.
+        // RSP_Test7 (racy for herd only because OpenCL orders no global access by a local-memory flag)
+        // is left out: herd reads its local y as one location of both work-groups, while OpenCL (and
+        // the runner) give each work-group its own, so here P1 never sees the flag and nothing races.
     };
     auto it = racy.find(test_name);
     if (it == racy.end()) {

@@ -27,6 +27,7 @@ namespace canopy::litmus {
 
 namespace {
 
+using emu::state_caching_dfs;
 using value = std::int64_t;
 using location_word = std::int32_t; // atomic_int / int
 
@@ -60,11 +61,17 @@ struct layout {
     std::vector<std::vector<unsigned>> groups;      // work-group → thread ids
     std::vector<unsigned> device_of_group;          // the scopeTree's device of each work-group
     unsigned block = 1;
+    // OpenCL local memory: a location some thread takes as a __local pointer lives in each work-group's
+    // scratchpad, one copy per work-group (local_slot: its index there; -1: global memory).
+    std::vector<int> local_slot;
+    unsigned locals = 0;
+    // The work-group whose copy a local location's final value is read from (the first, in thread
+    // order, that names it), and every work-group that names it.
+    std::vector<unsigned> local_home;
+    std::vector<std::set<unsigned>> local_groups;
     // Locations that several threads name as a compare-exchange's `expected`: each thread gets a
     // private copy (see private_expected in make_layout).
     std::vector<bool> private_expected;
-    // Non-empty: why the SCM cannot run the test (it can still run on SC memory for a race check).
-    std::string scm_unsupported;
 
     int location(const std::string& name) const {
         auto it = std::find(locations.begin(), locations.end(), name);
@@ -103,33 +110,17 @@ layout make_layout(const test& t) {
     const unsigned n = static_cast<unsigned>(t.threads.size());
     l.group_of.assign(n, 0);
     l.index_in_group.assign(n, 0);
-    // Devices are flattened into one: sound only while no operation uses device scope (an L2 per
-    // device would be needed to keep device scope from reaching the other device).
-    bool device_scope_used = false, barrier_used = false;
+    bool barrier_used = false;
+    l.local_slot.assign(l.locations.size(), -1);
     for (const auto& th : t.threads) {
         for (const auto& p : th.params) {
-            if (!p.global) {
-                throw unsupported_test(
-                    fmt::format("unsupported: local memory ({} of P{}): the SCM models global "
-                                "memory only",
-                                p.name, th.id));
+            if (const int i = l.location(p.name);
+                !p.global && i >= 0 && l.local_slot[static_cast<std::size_t>(i)] < 0) {
+                l.local_slot[static_cast<std::size_t>(i)] = static_cast<int>(l.locals++);
             }
         }
-        visit_stmts(th.body, [&](const stmt& s) {
-            barrier_used = barrier_used || s.k == stmt::kind::barrier;
-            if (s.k == stmt::kind::fence && s.global_fence && s.fence_scope == scope::device) {
-                device_scope_used = true;
-            }
-            visit_expr(s.value.get(), [&](const expr& e) {
-                if (e.call && e.call->scope_ == scope::device) {
-                    device_scope_used = true;
-                }
-            });
-        });
-    }
-    if (t.tree.devices.size() > 1 && device_scope_used) {
-        l.scm_unsupported = "unsupported: device-scope operations in a test of several devices (the SCM "
-                            "models one device; RSP's compilation schemes are single-device)";
+        visit_stmts(th.body,
+                    [&](const stmt& s) { barrier_used = barrier_used || s.k == stmt::kind::barrier; });
     }
     // herd leaves out the write-back of a failed compare-exchange into *expected, and the RSP tests pass
     // one `zero` location to every thread's CAS (herd/HERD7-OUTCOMES.md). Done in shared memory, the
@@ -185,6 +176,19 @@ layout make_layout(const test& t) {
     if (seen.size() != n) {
         throw unsupported_test("unsupported: a thread missing from the scopeTree");
     }
+    l.local_home.assign(l.locations.size(), 0);
+    l.local_groups.assign(l.locations.size(), {});
+    for (const auto& th : t.threads) { // threads are sorted by id
+        for (const auto& p : th.params) {
+            if (const int i = l.location(p.name); i >= 0 && l.local_slot[static_cast<std::size_t>(i)] >= 0) {
+                auto& groups = l.local_groups[static_cast<std::size_t>(i)];
+                if (groups.empty()) {
+                    l.local_home[static_cast<std::size_t>(i)] = l.group_of[th.id];
+                }
+                groups.insert(l.group_of[th.id]);
+            }
+        }
+    }
     if (barrier_used) {
         for (const auto& g : l.groups) {
             if (g.size() != l.block) {
@@ -198,9 +202,11 @@ layout make_layout(const test& t) {
 /// One thread's interpreter, running on its work-item's fiber.
 class interpreter {
   public:
-    interpreter(const test& t, const layout& l, const thread& th, location_word* mem, value* regs_out)
-        : t_(t), l_(l), th_(th), mem_(mem), regs_out_(regs_out), regs_(th.registers.size(), 0),
-          private_(l.initial) {}
+    // local_mem: this thread's work-group's scratchpad (its copies of the local locations).
+    interpreter(const test& t, const layout& l, const thread& th, location_word* mem,
+                location_word* local_mem, value* regs_out, const emu::chooser* choices)
+        : t_(t), l_(l), th_(th), mem_(mem), local_mem_(local_mem), regs_out_(regs_out), choices_(choices),
+          regs_(th.registers.size(), 0), private_(l.initial) {}
 
     void run() {
         exec(th_.body);
@@ -216,7 +222,8 @@ class interpreter {
             throw std::runtime_error(
                 fmt::format("{}:{}:{}: '{}' is not a location", t_.file, pos.line, pos.column, name));
         }
-        return &mem_[i];
+        const int slot = l_.local_slot[static_cast<std::size_t>(i)];
+        return slot >= 0 ? &local_mem_[slot] : &mem_[i];
     }
     std::size_t reg(const std::string& name) const {
         auto it = std::find(th_.registers.begin(), th_.registers.end(), name);
@@ -404,6 +411,11 @@ class interpreter {
     }
 
     void exec(const stmt& s) {
+        // A run the exhaustive exploration cut at a visited state ends as fast as it can: only the
+        // barriers still run (the others of the work-group wait at them).
+        if (s.k != stmt::kind::barrier && s.k != stmt::kind::block && choices_->settled()) {
+            return;
+        }
         switch (s.k) {
         case stmt::kind::declare: regs_[reg(s.name)] = 0; break;
         case stmt::kind::assign: regs_[reg(s.name)] = eval(*s.value); break;
@@ -432,8 +444,8 @@ class interpreter {
             break;
         case stmt::kind::block: exec(s.body); break;
         case stmt::kind::fence:
-            // A fence with only CLK_LOCAL_MEM_FENCE orders local memory, which holds none of the test's
-            // (global) locations: nothing to do for the SCM.
+            // A fence with only CLK_LOCAL_MEM_FENCE orders local memory: the scratchpad performs every
+            // access at once and in order, so there is nothing left for it to do.
             if (s.global_fence) {
                 emu::work_item& w = emu::self();
                 emu::yield(w);
@@ -444,8 +456,10 @@ class interpreter {
             }
             break;
         case stmt::kind::barrier:
-            // barrier(CLK_GLOBAL_MEM_FENCE): a work-group barrier with a work-group-scope acq_rel fence,
-            // which the work-group's shared L1 already provides. (The engine tells the race detector.)
+            // barrier(flags): a work-group barrier with a work-group-scope acq_rel fence on the flagged
+            // memories, which the work-group's shared L1 (global) and its scratchpad (local) already
+            // provide. (The engine tells the race detector.)
+            emu::observe(emu::self(), 0xba77); // at the barrier: a position of its own
             canopy::block_barrier();
             break;
         }
@@ -455,67 +469,13 @@ class interpreter {
     const layout& l_;
     const thread& th_;
     location_word* mem_;
+    location_word* local_mem_;
     value* regs_out_;
+    const emu::chooser* choices_; // the run's: settled() once the exploration has cut the run
     std::vector<value> regs_;
     std::vector<value> private_; // per location: this thread's copy (used for private_expected ones)
     std::string th_label_ = fmt::format("{}:P{}", t_.name, th_.id);
     unsigned accesses_ = 0;
-};
-
-/// Sequentially consistent memory: every access goes straight to memory. For a race check of a test
-/// the SCM cannot run (several devices with device scope): the detector's verdict is about SC
-/// executions anyway (HRF's definition, docs/race-detector.md), which the deterministic scheduler's
-/// interleavings enumerate.
-class sc_memory final : public emu::memory_model {
-  public:
-    std::uint64_t load(emu::work_item&, const emu::mm_access& a) override { return read(a.address); }
-    void store(emu::work_item& w, const emu::mm_access& a, std::uint64_t v) override {
-        write(a.address, v);
-        emu::note_progress(w);
-    }
-    std::uint64_t rmw(emu::work_item& w, const emu::mm_access& a, emu::mm_rmw op, std::uint64_t operand,
-                      std::uint64_t desired, bool* cas_ok) override {
-        const std::uint64_t old = read(a.address);
-        std::uint64_t v = 0; // every case below sets it (the default throws)
-        bool ok = true;
-        switch (op) {
-        case emu::mm_rmw::add: v = old + operand; break;
-        case emu::mm_rmw::sub: v = old - operand; break;
-        case emu::mm_rmw::exchange: v = operand; break;
-        case emu::mm_rmw::cas:
-            ok = static_cast<std::uint32_t>(old) == static_cast<std::uint32_t>(operand);
-            v = ok ? desired : old;
-            break;
-        default: throw std::logic_error("litmus: an RMW the interpreter never issues");
-        }
-        if (cas_ok != nullptr) {
-            *cas_ok = ok;
-        }
-        if (ok) {
-            write(a.address, v);
-            emu::note_progress(w);
-        }
-        return old;
-    }
-    void fence(emu::work_item&, canopy::scope, std::memory_order) override {}
-    std::uint64_t plain_load(emu::work_item&, const void* p, unsigned) override { return read(p); }
-    void plain_store(emu::work_item& w, void* p, unsigned, std::uint64_t v) override {
-        write(p, v);
-        emu::note_progress(w);
-    }
-    void barrier(unsigned) override {}
-    void kernel_end() override {}
-
-  private:
-    static std::uint64_t read(const void* p) {
-        std::uint32_t v = 0;
-        std::memcpy(&v, p, sizeof v);
-        return v;
-    }
-    static void write(void* p, std::uint64_t v) {
-        const auto w = static_cast<std::uint32_t>(v);
-        std::memcpy(p, &w, sizeof w);
-    }
 };
 
 bool holds(const cond& c, const test& t, const std::vector<std::vector<value>>& regs,
@@ -543,6 +503,91 @@ bool holds(const cond& c, const test& t, const std::vector<std::vector<value>>& 
     return false;
 }
 
+/// Two independent 64-bit hashes of a state's canonical bytes (FNV-1a, and a multiply-rotate hash).
+emu::state_key digest(const std::string& bytes) {
+    std::uint64_t a = 0xcbf29ce484222325ULL, b = 0x243f6a8885a308d3ULL;
+    for (const char ch : bytes) {
+        const auto c = static_cast<unsigned char>(ch);
+        a = (a ^ c) * 0x100000001b3ULL;
+        b = ((b ^ c) * 0x9e3779b97f4a7c15ULL);
+        b = (b << 29) | (b >> 35);
+    }
+    return emu::state_key{a, b};
+}
+
+/// Where herd's front end reads the test differently from canopy (herd/HERD7-OUTCOMES.md, and OpenCL's
+/// local memory): one warning per location and reason, naming it.
+std::vector<front_end_warning> front_end_warnings(const test& t, const layout& l) {
+    std::vector<front_end_warning> out;
+    // A location a thread uses without taking it as a parameter: herd makes it a register of the thread.
+    for (const auto& th : t.threads) {
+        std::set<std::string> params, used;
+        for (const auto& p : th.params) {
+            params.insert(p.name);
+        }
+        const auto use = [&](const std::string& name) {
+            if (!name.empty() && l.location(name) >= 0 && params.count(name) == 0) {
+                used.insert(name);
+            }
+        };
+        visit_stmts(th.body, [&](const stmt& s) {
+            if (s.k == stmt::kind::store_plain) {
+                use(s.name);
+            }
+            visit_expr(s.value.get(), [&](const expr& e) {
+                if (e.k == expr::kind::deref) {
+                    use(e.name);
+                }
+                if (e.call) {
+                    use(e.call->location);
+                    use(e.call->expected);
+                }
+            });
+        });
+        for (const auto& name : used) {
+            out.push_back({name, fmt::format("P{} uses {} without taking it as a parameter: herd reads it as "
+                                             "a register of P{}, canopy as the shared location",
+                                             th.id, name, th.id)});
+        }
+    }
+    for (std::size_t i = 0; i < l.locations.size(); ++i) {
+        if (l.private_expected[i]) {
+            std::set<unsigned> users;
+            for (const auto& th : t.threads) {
+                visit_stmts(th.body, [&](const stmt& s) {
+                    visit_expr(s.value.get(), [&](const expr& e) {
+                        if (e.call && e.call->op == atomic_op::compare_exchange &&
+                            e.call->expected == l.locations[i]) {
+                            users.insert(th.id);
+                        }
+                    });
+                });
+            }
+            std::string who;
+            for (const unsigned id : users) {
+                who += fmt::format("{}P{}", who.empty() ? "" : ", ", id);
+            }
+            out.push_back({l.locations[i],
+                           fmt::format("{} is the `expected` of compare_exchange in {}: herd leaves out a "
+                                       "failed compare_exchange's write-back into it; canopy does it into a "
+                                       "private copy per thread (its final value is the initial one)",
+                                       l.locations[i], who)});
+        }
+        if (l.local_slot[i] >= 0 && l.local_groups[i].size() > 1) {
+            std::string groups;
+            for (const unsigned g : l.local_groups[i]) {
+                groups += fmt::format("{}{}", groups.empty() ? "" : ", ", g);
+            }
+            out.push_back({l.locations[i],
+                           fmt::format("{} is __local and named by work-groups {}: OpenCL gives each "
+                                       "work-group its own copy (canopy prints the first as {}, the others "
+                                       "as {}@wgN); herd reads one location shared by all",
+                                       l.locations[i], groups, l.locations[i], l.locations[i])});
+        }
+    }
+    return out;
+}
+
 } // namespace
 
 namespace {
@@ -561,10 +606,6 @@ std::string pair_key(const emu::race_report& r) {
 
 result run(const test& t, const run_options& o) {
     const layout l = make_layout(t);
-    if (!l.scm_unsupported.empty() && o.race_check == emu::race_check_kind::none) {
-        throw unsupported_test(l.scm_unsupported);
-    }
-    const bool sc_only = !l.scm_unsupported.empty();
     const unsigned groups = static_cast<unsigned>(l.groups.size());
     const unsigned nthreads = static_cast<unsigned>(t.threads.size());
 
@@ -577,14 +618,26 @@ result run(const test& t, const run_options& o) {
     opt.race_check = o.race_check;
     // Every distinct site pair of a run: a test has a handful of accesses, so none is dropped.
     opt.race_report_limit = 1000;
-    if (t.tree.devices.size() > 1) {
-        // The detector's device scope must not reach the other device, while system (all_svm_devices)
-        // scope reaches both: it gets the scopeTree's devices (the SCM runs them flattened, which is
-        // sound only without device scope, hence scm_unsupported above).
+    const bool several_devices = t.tree.devices.size() > 1;
+    if (several_devices) {
+        // Device scope must not reach the other device, while system (all_svm_devices) scope reaches
+        // both: the detector and the SCM (one L2 per device) get the scopeTree's devices.
         opt.race_block_device = l.device_of_group;
     }
 
     device_buffer<location_word> mem(l.locations.size());
+    // Local memory: one scratchpad per work-group, each with a copy of every local location.
+    device_buffer<location_word> local_mem(std::max<std::size_t>(1, std::size_t{groups} * l.locals));
+    location_word* pl = local_mem.data();
+    std::vector<location_word> local_init(local_mem.size(), 0);
+    for (std::size_t i = 0; i < l.locations.size(); ++i) {
+        if (const int slot = l.local_slot[i]; slot >= 0) {
+            for (unsigned g = 0; g < groups; ++g) {
+                local_init[std::size_t{g} * l.locals + static_cast<std::size_t>(slot)] =
+                    static_cast<location_word>(l.initial[i]);
+            }
+        }
+    }
     std::size_t max_regs = 1;
     for (const auto& th : t.threads) {
         max_regs = std::max(max_regs, th.registers.size());
@@ -596,11 +649,47 @@ result run(const test& t, const run_options& o) {
     result r;
     r.test = t.name;
     r.file = t.file;
-    r.scheme = sc_only ? "sequentially consistent memory" : emu::to_string(o.scheme);
+    r.scheme = emu::to_string(o.scheme);
     r.condition = t.condition_text;
-    r.outcomes_unsupported = l.scm_unsupported;
     r.race_check = o.race_check;
-    std::uint64_t satisfied = 0;
+    r.warnings = front_end_warnings(t, l);
+    for (const auto& w : r.warnings) {
+        r.incomparable.insert(w.location);
+    }
+    std::uint64_t satisfied = 0, counted = 0;
+    // The run's state, for state_caching_dfs: every work-item of the launch, by block * block size +
+    // thread (a work-group smaller than the largest has idle work-items that only start and finish,
+    // and their finishing is a step too: left out, it would look like no step at all), its work-item
+    // while it runs (unstarted: none; finished: its last trace), and the model of the run in progress.
+    const std::size_t items = std::size_t{groups} * l.block;
+    std::vector<const emu::work_item*> live(items, nullptr);
+    std::vector<std::uint64_t> final_trace(items, 0);
+    std::vector<std::uint8_t> phase(items, 0); // 0 unstarted, 1 running, 2 finished
+    const emu::scoped_cache_model* current_scm = nullptr;
+    std::string state_buffer;
+    const auto state_of = [&]() {
+        state_buffer.clear();
+        current_scm->append_state(state_buffer);
+        const auto put = [&](std::uint64_t v) {
+            state_buffer.append(reinterpret_cast<const char*>(&v), sizeof v);
+        };
+        for (std::size_t i = 0; i < l.locations.size(); ++i) {
+            put(static_cast<std::uint32_t>(pm[i]));
+        }
+        for (std::size_t i = 0; i < local_mem.size(); ++i) {
+            put(static_cast<std::uint32_t>(pl[i]));
+        }
+        for (std::size_t i = 0; i < items; ++i) {
+            put(phase[i]);
+            if (phase[i] == 1) {
+                put(live[i]->trace);
+                put(static_cast<std::uint64_t>(live[i]->state));
+            } else if (phase[i] == 2) {
+                put(final_trace[i]);
+            }
+        }
+        return digest(state_buffer);
+    };
     // The test's races over all its runs, by site pair, in the order found.
     std::map<std::string, std::size_t> race_index;
     std::vector<std::string> first_found; // by finding: the run that found it first
@@ -622,31 +711,65 @@ result run(const test& t, const run_options& o) {
         return text;
     };
 
-    const auto once = [&](emu::chooser& choices) {
+    // Runs once under `choices`; returns false when the run was cut at a visited state (its outcome
+    // is one already recorded, so it is not counted).
+    const auto once = [&](emu::chooser& choices, const state_caching_dfs* cut) {
         std::vector<location_word> init(l.initial.begin(), l.initial.end());
         mem.upload(init);
+        local_mem.upload(local_init);
         regs.fill_zero();
+        std::fill(live.begin(), live.end(), nullptr);
+        std::fill(phase.begin(), phase.end(), std::uint8_t{0});
         emu::scoped_cache_model scm(groups, choices, o.scheme);
-        sc_memory sc;
-        emu::memory_model& model = sc_only ? static_cast<emu::memory_model&>(sc) : scm;
+        scm.set_effective_environment(cut != nullptr); // exhaustive with reduction
+        if (l.locals > 0) {
+            scm.add_scratchpad(pl, local_mem.size() * sizeof(location_word));
+        }
+        if (several_devices) {
+            scm.set_devices(l.device_of_group); // compute unit = work-group
+        }
+        current_scm = &scm;
+        emu::memory_model& model = scm;
         opt.choices = &choices;
         emu::scoped_options scoped(opt);
         const test* tp = &t;
         const layout* lp = &l;
+        const emu::work_item** live_p = live.data();
+        std::uint64_t* final_p = final_trace.data();
+        std::uint8_t* phase_p = phase.data();
+        const unsigned locals = l.locals;
+        const emu::chooser* chooser_p = &choices;
+        const unsigned block = l.block;
         auto kernel = [=] {
             const unsigned g = canopy::block_id(), k = canopy::thread_id();
+            const std::size_t item = std::size_t{g} * block + k;
             if (k >= lp->groups[g].size()) {
+                phase_p[item] = 2;
                 return;
             }
             const unsigned id = lp->groups[g][k];
-            interpreter(*tp, *lp, tp->threads[id], pm, pr + id * max_regs).run();
+            emu::work_item& self = emu::self();
+            live_p[item] = &self;
+            phase_p[item] = 1;
+            interpreter(*tp, *lp, tp->threads[id], pm, pl + std::size_t{g} * locals, pr + id * max_regs,
+                        chooser_p)
+                .run();
+            final_p[item] = self.trace;
+            phase_p[item] = 2;
+            live_p[item] = nullptr;
         };
         emu::run(
             groups, l.block, 0, [](const void* p) { (*static_cast<const decltype(kernel)*>(p))(); }, &kernel,
             &model);
         // (the engine ran model.kernel_end(): every L1 is written back)
+        current_scm = nullptr;
+        if (cut != nullptr && cut->pruned()) {
+            ++r.runs;
+            return;
+        }
         // the outcome
         const auto hm = mem.to_vector();
+        const auto hl = local_mem.to_vector();
         const auto hr = regs.to_vector();
         std::vector<std::vector<value>> rv(nthreads);
         std::string key;
@@ -659,7 +782,19 @@ result run(const test& t, const run_options& o) {
         }
         std::vector<value> lv(hm.begin(), hm.end());
         for (std::size_t i = 0; i < l.locations.size(); ++i) {
+            const int slot = l.local_slot[i];
+            if (slot >= 0) { // local: the first work-group's copy that names it, then the others'
+                lv[i] = hl[std::size_t{l.local_home[i]} * l.locals + static_cast<std::size_t>(slot)];
+            }
             key += fmt::format("{}={}; ", l.locations[i], lv[i]);
+            if (slot >= 0) {
+                for (const unsigned g : l.local_groups[i]) {
+                    if (g != l.local_home[i]) {
+                        key += fmt::format("{}@wg{}={}; ", l.locations[i], g,
+                                           hl[std::size_t{g} * l.locals + static_cast<std::size_t>(slot)]);
+                    }
+                }
+            }
         }
         if (!key.empty()) {
             key.pop_back();
@@ -681,27 +816,46 @@ result run(const test& t, const run_options& o) {
         }
         ++r.outcomes[key];
         satisfied += sat ? 1 : 0;
+        ++counted;
         ++r.runs;
     };
 
-    // Exhaustive first: enumerate every choice sequence while the tree stays within the limit.
+    // Exhaustive first: every choice sequence, within the limit on runs. State caching cuts a run at
+    // any state already explored, which the race detector's per-run clocks are not part of: with a
+    // race check (or when asked) it is plain depth-first enumeration.
     bool done = false;
     if (o.exhaustive_limit > 0) {
-        emu::dfs_chooser dfs;
         result saved = r;
-        const std::uint64_t saved_sat = satisfied;
+        const std::uint64_t saved_sat = satisfied, saved_counted = counted;
+        std::uint64_t states_tried = 0;
         bool more = true;
-        while (more && r.runs < o.exhaustive_limit) {
-            run_label = fmt::format("exhaustive execution {}", r.runs + 1);
-            once(dfs);
-            more = dfs.next();
+        if (o.reduction && o.race_check == emu::race_check_kind::none) {
+            state_caching_dfs dfs(state_of);
+            while (more && r.runs < o.exhaustive_limit) {
+                run_label = fmt::format("exhaustive execution {}", r.runs + 1);
+                once(dfs, &dfs);
+                more = dfs.next();
+            }
+            r.states = dfs.states();
+            states_tried = dfs.states();
+        } else {
+            emu::dfs_chooser dfs;
+            while (more && r.runs < o.exhaustive_limit) {
+                run_label = fmt::format("exhaustive execution {}", r.runs + 1);
+                once(dfs, nullptr);
+                more = dfs.next();
+            }
         }
         if (!more) {
             r.exhaustive = true;
             done = true;
         } else {
+            const std::uint64_t tried = r.runs;
             r = saved; // too large: discard the partial enumeration, sample instead
+            r.exhaustive_runs_tried = tried;
+            r.exhaustive_states_tried = states_tried;
             satisfied = saved_sat;
+            counted = saved_counted;
             race_index.clear();
             first_found.clear();
         }
@@ -711,7 +865,7 @@ result run(const test& t, const run_options& o) {
         for (std::uint64_t seed = 1; seed <= o.seeds; ++seed) {
             emu::random_chooser rc(seed);
             run_label = fmt::format("the random run with seed {}", seed);
-            once(rc);
+            once(rc, nullptr);
             if (o.time_budget_seconds > 0 &&
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() >
                     o.time_budget_seconds) {
@@ -729,7 +883,7 @@ result run(const test& t, const run_options& o) {
         f.text += fmt::format("\n  raced in {} of {} run(s); first in {}", f.runs, r.runs, first_found[i]);
     }
     // Does the condition's body hold in some run / in every run?
-    const bool some = satisfied > 0, every = satisfied == r.runs;
+    const bool some = satisfied > 0, every = satisfied == counted;
     r.verdict = every ? "Always" : some ? "Sometimes" : "Never";
     r.observed = t.q == quantifier::forall ? every : some;
     return r;

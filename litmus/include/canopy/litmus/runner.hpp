@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -20,17 +21,23 @@
 
 namespace canopy::litmus {
 
-/// A test the runner cannot run faithfully (several devices with device-scope operations, local memory,
-/// barriers in uneven work-groups). The message starts with "unsupported: ".
+/// A test the runner cannot run faithfully (barriers in work-groups of different sizes, a scopeTree that
+/// names a thread twice or leaves one out). The message starts with "unsupported: ".
 struct unsupported_test : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
 struct run_options {
     emu::rsp_scheme scheme = emu::rsp_scheme::proposed;
-    std::uint64_t seeds = 10000;            // random runs (seeds 1..seeds) unless exhaustive succeeds
-    double time_budget_seconds = 0;         // > 0: stop the random runs once this much time has passed
-    std::uint64_t exhaustive_limit = 20000; // try exhaustive exploration up to this many executions
+    std::uint64_t seeds = 10000;    // random runs (seeds 1..seeds) unless exhaustive succeeds
+    double time_budget_seconds = 0; // > 0: stop the random runs once this much time has passed
+    // Explore every execution first, up to this many runs (each run replays a choice sequence from the
+    // start); over the limit the partial exploration is dropped and the random runs decide.
+    std::uint64_t exhaustive_limit = 1000000;
+    // The exhaustive exploration caches states (emu::state_caching_dfs): a run reaching a state already
+    // explored is cut there. false: plain depth-first enumeration of every choice sequence (to check
+    // the reduction against; feasible for tiny tests only). A race check always uses plain DFS.
+    bool reduction = true;
     // Feed every access, atomic and fence of every run to the emulator's race detector under this
     // model (docs/race-detector.md, "Litmus"); none: off. A test is racy when any run had a race.
     emu::race_check_kind race_check = emu::race_check_kind::none;
@@ -44,18 +51,31 @@ struct race_finding {
     std::uint64_t occurrences = 0;
 };
 
+/// Where herd's front end reads a test differently from canopy, so that herd's final states do not
+/// describe `location` in canopy's program (herd/HERD7-OUTCOMES.md; OpenCL's per-work-group local
+/// memory).
+struct front_end_warning {
+    std::string location;
+    std::string text;
+};
+
 struct result {
     std::string test, file, scheme;
-    std::uint64_t runs = 0;
+    std::uint64_t runs = 0; // runs executed (exhaustive: including those cut at a visited state)
+    // Every execution of the scoped-cache model was explored: the outcomes are all it can show, so an
+    // outcome missing from them is one the model never produces (not a sampling accident).
     bool exhaustive = false;
+    std::uint64_t states = 0;                  // exhaustive with reduction: distinct states visited
+    std::uint64_t exhaustive_runs_tried = 0;   // not exhaustive: the runs spent before giving up (0: none)
+    std::uint64_t exhaustive_states_tried = 0; // and the distinct states visited by then
+    // outcome -> how many counted runs ended in it (exhaustive with reduction: runs that were not cut,
+    // so a count says how many explored paths first reached it, not how likely it is)
     std::map<std::string, std::uint64_t> outcomes; // "0:r0=1; 1:r1=0; x=2;" -> count
-    std::string condition;                         // "exists (...)" as written
+    std::vector<front_end_warning> warnings;
+    std::set<std::string> incomparable; // the warnings' locations
+    std::string condition;              // "exists (...)" as written
     bool observed = false; // the condition's body was satisfied by some outcome (forall: by every one)
     std::string verdict; // herd's words: "Sometimes", "Never" (exists/~exists), "Always"/"Sometimes"/"Never"
-    // Non-empty: the scoped-cache model cannot run this test (the reason, "unsupported: ..."), so with a
-    // race check it ran on sequentially consistent memory instead, for the race verdict only; the
-    // outcomes and verdict above are then SC's, not the SCM's.
-    std::string outcomes_unsupported;
     // run_options::race_check: the model, the runs with at least one race, and every distinct race.
     emu::race_check_kind race_check = emu::race_check_kind::none;
     std::uint64_t racy_runs = 0;
