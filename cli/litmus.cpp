@@ -300,7 +300,8 @@ action add_litmus(CLI::App& app) {
         ->check(CLI::NonNegativeNumber);
     sub->add_option("--exhaustive-limit", o->exhaustive_limit,
                     "explore every execution of the model first, giving up (and sampling instead) after this "
-                    "many runs (0: sample only); the summary's complete column says which tests finished")
+                    "many runs (0: sample only; with --race-check at most 20000: its exploration is plain "
+                    "depth-first); the summary's complete column says which tests finished")
         ->default_val(o->exhaustive_limit);
     sub->add_flag("--no-reduction", o->no_reduction,
                   "exhaustive exploration without state caching: every choice sequence (tiny tests only)");

@@ -466,10 +466,6 @@ void scoped_cache_model::note_location(std::uintptr_t addr, unsigned size) {
     }
 }
 
-// Environment transitions (RSP Table 2), at most one before each access: flush a dirty entry, evict a
-// clean one, or fetch any location the kernel has touched into any L1 whose copy is not dirty. The
-// choice is (whether, kind, CU, which), all from the chooser, so a seed replays it and the DFS
-// chooser enumerates it.
 std::uint64_t scoped_cache_model::peek_below(unsigned cu, std::uintptr_t addr, unsigned size) const {
     // What below_read would answer, without its side effects (it may install into the L2).
     if (!l2_.empty()) {
@@ -558,6 +554,10 @@ void scoped_cache_model::effective_environment() {
     }
 }
 
+// Environment transitions (RSP Table 2), at most one before each access: flush a dirty entry, evict a
+// clean one, or fetch any location the kernel has touched into any L1 whose copy is not dirty. The
+// choice is (whether, kind, CU, which), all from the chooser, so a seed replays it and the DFS
+// chooser enumerates it.
 void scoped_cache_model::environment(work_item& w) {
     (void)w;
     if (choices_.settled()) {

@@ -840,7 +840,10 @@ result run(const test& t, const run_options& o) {
             states_tried = dfs.states();
         } else {
             emu::dfs_chooser dfs;
-            while (more && r.runs < o.exhaustive_limit) {
+            const std::uint64_t limit = o.race_check == emu::race_check_kind::none
+                                            ? o.exhaustive_limit
+                                            : std::min(o.exhaustive_limit, o.race_check_exhaustive_limit);
+            while (more && r.runs < limit) {
                 run_label = fmt::format("exhaustive execution {}", r.runs + 1);
                 once(dfs, nullptr);
                 more = dfs.next();

@@ -38,6 +38,9 @@ struct run_options {
     // explored is cut there. false: plain depth-first enumeration of every choice sequence (to check
     // the reduction against; feasible for tiny tests only). A race check always uses plain DFS.
     bool reduction = true;
+    // With a race check the exploration is plain DFS (the detector's clocks are not part of a cached
+    // state), which finishes only on tiny tests: it gets at most this many runs before the random runs.
+    std::uint64_t race_check_exhaustive_limit = 20000;
     // Feed every access, atomic and fence of every run to the emulator's race detector under this
     // model (docs/race-detector.md, "Litmus"); none: off. A test is racy when any run had a race.
     emu::race_check_kind race_check = emu::race_check_kind::none;
