@@ -125,7 +125,7 @@ def plot(data, devices, sweep, a_rows, b_rows, c_rows, png):
         ax = axes[1][col]
         rows = [r for r in b_rows if r["device"] == dev]
         if not rows:
-            ax.text(0.5, 0.5, f"(b) {dev}: the tasks strategy did not run here\n(--tasks-every-device runs it)",
+            ax.text(0.5, 0.5, f"(b) {dev}: the tasks strategy did not run here\n(--tasks-first-device-only kept it off)",
                     ha="center", va="center", transform=ax.transAxes)
             ax.set_axis_off()
         width = 0.8 / len(POLICIES)

@@ -191,6 +191,10 @@ canopy::emu::virtual_device hrf8_with(unsigned block) {
     return d;
 }
 
+// The runtime core the experiment runs (--queues): the HRF paper's locked queues by default, which is
+// what its Fig. 9 describes; ring for the default core of canopy's runtime (docs/runtime.md).
+rt::queue_design g_queues = rt::queue_design::locked;
+
 run_result run_one(const scaled_tree& t, rt::policy pol, u64 seed, unsigned compute_cycles, unsigned block) {
     canopy::emu::options o;
     o.device = hrf8_with(block);
@@ -203,8 +207,9 @@ run_result run_one(const scaled_tree& t, rt::policy pol, u64 seed, unsigned comp
     r.pol = pol;
     r.seed = seed;
     const auto t0 = std::chrono::steady_clock::now();
-    const uts::runtime_result rr =
-        uts::traverse_runtime(t.p, uts::default_config(pol, block), compute_cycles);
+    rt::config cfg = uts::default_config(pol, block);
+    cfg.queues = g_queues;
+    const uts::runtime_result rr = uts::traverse_runtime(t.p, cfg, compute_cycles);
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.c = rr.c;
     r.s = rr.stats;
@@ -302,7 +307,14 @@ int main(int argc, char** argv) {
     app.add_option("--policies", policy_names,
                    "policies to run besides hrf-direct, which every speedup needs (default: all)")
         ->check(CLI::IsMember({"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp"}));
+    std::string queues_name = "locked";
+    app.add_option("--queues", queues_name,
+                   "runtime core: locked (the HRF paper's Fig. 9: a lock word per queue, threshold donation) "
+                   "or ring (canopy's default core: lock-free rings, work shared on demand)")
+        ->check(CLI::IsMember({"locked", "ring"}))
+        ->capture_default_str();
     CLI11_PARSE(app, argc, argv);
+    g_queues = rt::parse_queue_design(queues_name);
     if (quick && app.count("--seeds") == 0) {
         seeds = 1;
     }
@@ -310,9 +322,10 @@ int main(int argc, char** argv) {
     const u64 target = target_opt ? target_opt : quick ? 2000 : 125000;
     const auto t_start = std::chrono::steady_clock::now();
     std::printf(
-        "canopy_bench_uts_hrf: target %s nodes per tree, device hrf8 (work-groups of %u), scoped-cache "
-        "model, deterministic scheduler in simulated-time order, seeds %llu..%llu, %u cycles per SHA-1\n\n",
-        fmt_u(target).c_str(), block, static_cast<unsigned long long>(seed),
+        "canopy_bench_uts_hrf: target %s nodes per tree, device hrf8 (work-groups of %u), %s core, "
+        "scoped-cache model, deterministic scheduler in simulated-time order, seeds %llu..%llu, %u cycles "
+        "per SHA-1\n\n",
+        fmt_u(target).c_str(), block, rt::to_string(g_queues), static_cast<unsigned long long>(seed),
         static_cast<unsigned long long>(seed + seeds - 1), compute);
 
     // ---- 1. scale the trees ----

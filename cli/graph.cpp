@@ -265,11 +265,13 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
     }
 
     const std::string policy = tasks ? rs.policy : "";
+    const std::string core = tasks ? r.core : "";
     const timed_cycles tc{o.emulated && o.emu.timed, collect_launches()};
     if (o.json) {
         nlohmann::json j = {{"algorithm", o.algorithm},
                             {"strategy", rs.strategy},
                             {"policy", policy.empty() ? nlohmann::json(nullptr) : nlohmann::json(policy)},
+                            {"core", core.empty() ? nlohmann::json(nullptr) : nlohmann::json(core)},
                             {"graph", in.description},
                             {"vertices", n},
                             {"edges", in.g.num_edges()},
@@ -315,7 +317,7 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
     } else {
         fmt::print("graph      {}: {} vertices, {} arcs\n", in.description, n, in.g.num_edges());
         fmt::print("run        {} {} {}on {}{}\n", o.algorithm, rs.strategy,
-                   policy.empty() ? "" : policy + " ", backend_name(),
+                   policy.empty() ? "" : policy + " (" + core + ") ", backend_name(),
                    r.device.empty()
                        ? std::string()
                        : fmt::format(" ({}{})", r.device,
@@ -476,11 +478,13 @@ int run_graph_command(const graph_options& o) {
     }
 
     const std::string policy = rs.strategy == "tasks" ? rs.policy : "";
+    const std::string core = rs.strategy == "tasks" ? r.core : "";
     const timed_cycles tc{o.emulated && o.emu.timed, collect_launches()};
     if (o.json) {
         nlohmann::json j = {{"algorithm", o.algorithm},
                             {"strategy", rs.strategy},
                             {"policy", policy.empty() ? nlohmann::json(nullptr) : nlohmann::json(policy)},
+                            {"core", core.empty() ? nlohmann::json(nullptr) : nlohmann::json(core)},
                             {"graph", in.description},
                             {"source", source},
                             {"vertices", n},
@@ -519,7 +523,7 @@ int run_graph_command(const graph_options& o) {
         fmt::print("graph      {}: {} vertices, {} arcs{}\n", in.description, n, in.g.num_edges(),
                    hashed ? " (hash weights)" : "");
         fmt::print("run        {} {} {}on {}{}\n", o.algorithm, rs.strategy,
-                   policy.empty() ? "" : policy + " ", backend_name(),
+                   policy.empty() ? "" : policy + " (" + core + ") ", backend_name(),
                    r.device.empty()
                        ? std::string()
                        : fmt::format(" ({}{})", r.device,
@@ -570,6 +574,15 @@ action add_graph(CLI::App& app) {
     sub->add_option("--policy", o->run.policy, "runtime scheduling policy (--strategy tasks)")
         ->check(CLI::IsMember({"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp"}))
         ->default_val(o->run.policy);
+    sub->add_option("--queues", o->run.queues,
+                    "tasks: runtime core, ring (lock-free rings, work shared on demand) or locked (the HRF "
+                    "paper's lock-per-queue design, lifo only)")
+        ->check(CLI::IsMember({"ring", "locked"}))
+        ->default_val(o->run.queues);
+    sub->add_option("--order", o->run.order,
+                    "tasks: the order a sub-group runs its own fronts, lifo (depth-first) or fifo "
+                    "(breadth-first; the default for graphs)")
+        ->check(CLI::IsMember({"lifo", "fifo"}));
     sub->add_option(
            "--source", o->source,
            "source vertex (bfs, sssp; ignored by pagerank and color): a 0-based id, random or max-degree")

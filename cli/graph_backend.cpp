@@ -41,6 +41,17 @@ template <class R> void copy_counts(graph_device_outcome& o, const R& r) {
         add("donations_to_device", st.donations_to_device);
         add("steal_requests", st.steal_requests);
         add("steals_received", st.steals_received);
+        for (unsigned l = 0; l < runtime::num_levels; ++l) {
+            add(std::string("fronts_") + runtime::level_name(l), st.fronts[l]);
+        }
+        // The last launch's scoped-cache counters (zero without --memory-model scoped): where the
+        // modelled time of a tasks run goes.
+        add("flushes", st.flushes);
+        add("invalidations", st.invalidations);
+        add("lines_written_back", st.lines_written_back);
+        add("remote_ops", st.remote_ops);
+        add("cycles_total", st.cycles_total);
+        add("cycles_max_cu", st.cycles_max_cu);
     }
 }
 } // namespace
@@ -57,8 +68,15 @@ graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_
     if (s.private_capacity != 0) {
         o.tasks.private_capacity = s.private_capacity;
     }
+    o.tasks.queues = runtime::parse_queue_design(s.queues);
+    if (!s.order.empty()) {
+        o.tasks.order = runtime::parse_task_order(s.order);
+    } else if (o.tasks.queues == runtime::queue_design::locked) {
+        o.tasks.order = runtime::task_order::lifo; // the HRF paper's core runs depth-first only
+    }
     const graph::device_graph dg(g);
     graph_device_outcome out;
+    out.core = std::string(runtime::to_string(o.tasks.queues)) + " " + runtime::to_string(o.tasks.order);
     if (s.algorithm == "bfs") {
         auto r = graph::run<graph::bfs_problem>(dg.view(), source, o);
         copy_counts(out, r);

@@ -16,6 +16,8 @@ struct graph_run_settings {
     std::string algorithm = "bfs";         // bfs | sssp | pagerank | color
     std::string strategy = "multi-kernel"; // multi-kernel | persistent | tasks
     std::string policy = "hrf-indirect";   // tasks only
+    std::string queues = "ring";           // tasks only: ring | locked
+    std::string order;                     // tasks only: lifo | fifo (empty: the algorithm's default)
     unsigned block = 64;
     unsigned private_capacity = 0; // tasks: fronts per sub-group queue (0: sized by the graph)
     std::int64_t delta = -1;       // tasks: round width (-1: the problem's default; 0: one round)
@@ -34,6 +36,7 @@ struct graph_device_outcome {
     double seconds = 0; // the algorithm on the device, from its first launch to the labels read back
     std::vector<std::pair<std::string, unsigned long long>> stats; // tasks only
     std::string device, scheduler, memory_model;
+    std::string core; // tasks: the runtime core and order, e.g. "ring fifo"
 };
 
 /// Runs the algorithm on the configured backend (configure_emulator first on the emulator). Throws

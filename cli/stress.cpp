@@ -60,9 +60,13 @@ namespace uts = canopy::workloads::uts;
 // A task set's configuration for the sweeps: small queues so that donation, the device queue and
 // (with an unbalanced load) stealing all happen within a few hundred tasks, as the runtime's teeth
 // tests run them (tests/runtime/test_runtime.cpp).
+// The runtime core every runtime workload runs on (--queues; the workloads take only the policy).
+rt::queue_design g_queues = rt::queue_design::ring;
+
 rt::config task_config(rt::policy p, unsigned n) {
     rt::config c;
     c.policy = p;
+    c.queues = g_queues;
     c.block = 32;
     c.staging_capacity = n;
     c.device_threshold = 8;
@@ -107,7 +111,9 @@ constexpr const char* uts_flags = "-t 0 -b 40 -q 0.2 -m 4 -r 42";
 std::string run_uts(rt::policy p) {
     static const uts::params params = uts::parse_flags(uts_flags);
     static const uts::counts expected = uts::traverse_sequential(params);
-    const uts::runtime_result r = uts::traverse_runtime(params, uts::default_config(p, 32));
+    rt::config c = uts::default_config(p, 32);
+    c.queues = g_queues;
+    const uts::runtime_result r = uts::traverse_runtime(params, c);
     if (!(r.c == expected)) {
         return fmt::format("UTS counts nodes={} leaves={} depth={} (the sequential reference: {} {} {})",
                            r.c.nodes, r.c.leaves, r.c.depth, expected.nodes, expected.leaves, expected.depth);
@@ -125,6 +131,10 @@ std::string run_bfs(rt::policy p) {
     o.how = g::strategy::tasks;
     o.block = 32;
     o.tasks = g::run_options::default_tasks_config(p);
+    o.tasks.queues = g_queues;
+    if (g_queues == rt::queue_design::locked) {
+        o.tasks.order = rt::task_order::lifo; // the locked core is depth-first only
+    }
     const g::device_graph dg(graph);
     const auto r = g::run<g::bfs_problem>(dg.view(), source, o);
     const auto cmp = g::compare_levels(expected.level, r.labels);
@@ -247,6 +257,7 @@ struct stress_options {
     unsigned long long pct_steps = 0; // 0: calibrated per cell
     std::string device = "tiny";
     std::string scheme = "proposed";
+    std::string queues = "ring";
     unsigned jobs = 1;
     bool keep_going = false;
     bool json = false;
@@ -289,6 +300,9 @@ std::string replay_command(const stress_options& o, const cell& c, std::uint64_t
                     c.w->name, c.w->per_policy ? c.policy_name : o.policies.front(), seed, o.device);
     if (o.scheme != "proposed") {
         cmd += " --scheme " + o.scheme;
+    }
+    if (o.queues != "ring") {
+        cmd += " --queues " + o.queues;
     }
     if (o.order == "pct") {
         cmd += fmt::format(" --order pct --pct-depth {} --pct-steps {}", o.pct_depth, c.pct_steps);
@@ -431,6 +445,7 @@ void sweep_forked(std::vector<cell>& cells, const stress_options& o, const emu::
 }
 
 int run_stress(const stress_options& o) {
+    g_queues = rt::parse_queue_design(o.queues);
     emu::options base = emu::current_options();
     base.device = emu::preset(o.device);
     base.scheduler = emu::scheduler_kind::deterministic;
@@ -574,6 +589,10 @@ action add_stress(CLI::App& app) {
         ->check(CLI::IsMember(
             {"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp", "broken-donation", "broken-steal"}))
         ->default_str("hrf-direct,hrf-indirect,steal-emulated,steal-rsp");
+    sub->add_option("--queues", o->queues,
+                    "runtime core of the runtime workloads: ring (the default) or locked (the HRF paper's)")
+        ->check(CLI::IsMember({"ring", "locked"}))
+        ->default_val(o->queues);
     sub->add_option("--seeds", o->seeds, "seeds per workload and policy")
         ->check(CLI::Range(1ull, 1ull << 40))
         ->default_val(o->seeds);

@@ -26,6 +26,7 @@ struct uts_options {
     // Raw reference flags: -t -a -d -b -r -q -m -f -g (strings: validated by the workload's parser).
     std::string t, a, d, b, r, q, m, f, g;
     std::string policy = "hrf-indirect";
+    std::string queues = "ring";
     unsigned block = 64;
     bool reference = false, check = false, json = false, list = false;
     emulator_settings emu;
@@ -135,6 +136,7 @@ int run_uts_command(const uts_options& o) {
                      std::chrono::seconds(1));
         uts_runtime_settings s;
         s.policy = o.policy;
+        s.queues = o.queues;
         s.block = o.block;
         run = run_uts_runtime(spec, s);
     }
@@ -222,6 +224,11 @@ action add_uts(CLI::App& app) {
     sub->add_option("--policy", o->policy, "scheduling policy")
         ->check(CLI::IsMember({"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp"}))
         ->default_val(o->policy);
+    sub->add_option("--queues", o->queues,
+                    "runtime core: ring (lock-free rings, work shared on demand) or locked (the HRF paper's "
+                    "lock-per-queue design with threshold donation)")
+        ->check(CLI::IsMember({"ring", "locked"}))
+        ->default_val(o->queues);
     sub->add_option("--block-size", o->block, "work-items per work-group (a multiple of the sub-group size)")
         ->default_val(o->block)
         ->check(CLI::Range(1u, 1024u));

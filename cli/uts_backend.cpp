@@ -83,7 +83,8 @@ uts_outcome run_uts_reference(const uts_tree_spec& spec,
 
 uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_settings& s) {
     const uts::params p = params_of(spec);
-    const runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
+    runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
+    c.queues = runtime::parse_queue_design(s.queues);
     const uts::runtime_result r = uts::traverse_runtime(p, c);
     uts_outcome o;
     o.seconds = r.stats.seconds;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -40,11 +41,20 @@ rt::config cfg(rt::policy p, unsigned block = 32) {
 
 std::string name(rt::policy p) { return rt::to_string(p); }
 
-class RuntimePolicy : public ::testing::TestWithParam<rt::policy> {};
+// Every policy on both cores (docs/runtime.md): the ring core (the default) and the locked one.
+class RuntimePolicy : public ::testing::TestWithParam<std::tuple<rt::policy, rt::queue_design>> {
+  protected:
+    rt::policy policy() const { return std::get<0>(GetParam()); }
+    rt::config config(unsigned block = 32) const {
+        auto c = cfg(policy(), block);
+        c.queues = std::get<1>(GetParam());
+        return c;
+    }
+};
 
 TEST_P(RuntimePolicy, ChecksummedTreeRunsEveryTaskExactlyOnce) {
     canopy::test::for_seeds(scm(), 25, [&] {
-        const auto r = run_tree(cfg(GetParam()), 300, 3, false);
+        const auto r = run_tree(config(), 300, 3, false);
         ASSERT_EQ(r.bad_checksum, 0u);
         ASSERT_EQ(r.bad_id, 0u);
         for (unsigned i = 0; i < r.executions.size(); ++i) {
@@ -58,18 +68,18 @@ TEST_P(RuntimePolicy, ChecksummedTreeRunsEveryTaskExactlyOnce) {
 TEST_P(RuntimePolicy, FibonacciLeavesMatchTheClosedForm) {
     canopy::test::for_seeds(scm(), 12, [&] {
         rt::stats s;
-        ASSERT_EQ(run_fib(cfg(GetParam()), 12, &s), fib_leaves(12));
+        ASSERT_EQ(run_fib(config(), 12, &s), fib_leaves(12));
         ASSERT_EQ(s.total_tasks(), 2 * fib_leaves(12) - 1);
     });
 }
 
 TEST_P(RuntimePolicy, UnbalancedFanOutIsSharedAcrossWorkGroups) {
     canopy::test::for_seeds(scm(), 15, [&] {
-        auto c = cfg(GetParam());
+        auto c = config();
         c.staging_capacity = 320;
         const auto r = run_tree(c, 320, 0, true);
         ASSERT_TRUE(r.exactly_once());
-        const auto p = GetParam();
+        const auto p = policy();
         if (p == rt::policy::hrf_direct || p == rt::policy::hrf_indirect) {
             ASSERT_GT(r.stats.donations(), 0u);
             ASSERT_GT(r.stats.tasks[rt::lvl_device] + r.stats.tasks[rt::lvl_workgroup], 1u);
@@ -87,7 +97,7 @@ TEST_P(RuntimePolicy, UnbalancedFanOutIsSharedAcrossWorkGroups) {
 
 TEST_P(RuntimePolicy, TwoSubgroupsPerWorkGroup) {
     canopy::test::for_seeds(scm(), 8, [&] {
-        const auto r = run_tree(cfg(GetParam(), 64), 300, 4, false);
+        const auto r = run_tree(config(64), 300, 4, false);
         ASSERT_TRUE(r.exactly_once());
     });
 }
@@ -95,18 +105,22 @@ TEST_P(RuntimePolicy, TwoSubgroupsPerWorkGroup) {
 TEST_P(RuntimePolicy, ParallelSchedulerCoherentMemory) {
     canopy::emu::scoped_options o(parallel());
     for (int rep = 0; rep < 5; ++rep) {
-        const auto r = run_tree(cfg(GetParam(), 64), 2000, 3, false);
+        const auto r = run_tree(config(64), 2000, 3, false);
         ASSERT_TRUE(r.exactly_once());
-        ASSERT_EQ(run_fib(cfg(GetParam()), 14), fib_leaves(14));
-        auto c = cfg(GetParam());
+        ASSERT_EQ(run_fib(config(), 14), fib_leaves(14));
+        auto c = config();
         c.staging_capacity = 200;
         ASSERT_TRUE(run_tree(c, 200, 0, true).exactly_once());
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Runtime, RuntimePolicy, ::testing::ValuesIn(rt::all_policies),
+INSTANTIATE_TEST_SUITE_P(Runtime, RuntimePolicy,
+                         ::testing::Combine(::testing::ValuesIn(rt::all_policies),
+                                            ::testing::Values(rt::queue_design::ring,
+                                                              rt::queue_design::locked)),
                          [](const auto& param_info) {
-                             std::string s = name(param_info.param);
+                             std::string s = name(std::get<0>(param_info.param)) + "_" +
+                                             rt::to_string(std::get<1>(param_info.param));
                              for (char& ch : s) {
                                  ch = ch == '-' ? '_' : ch;
                              }
@@ -126,19 +140,28 @@ std::uint64_t sum_scope(const std::array<std::array<std::uint64_t, 6>, 4>& a, ca
 }
 
 // The SCM counters reach the stats, and the policies use the scopes docs/scopes.md says they do:
-// HRF-direct never synchronizes below device scope; HRF-indirect uses work-group and sub-group scope.
+// HRF-direct never synchronizes below device scope; HRF-indirect uses work-group scope (both cores) and
+// sub-group-scope fences (the locked core's pack; the ring core's sub-group hand-offs are the barrier
+// alone, scheduler.hpp's handoff_barrier).
 TEST(RuntimeStats, ScopesFollowThePolicy) {
     canopy::emu::scoped_options o(scm());
     const auto d = run_tree(cfg(rt::policy::hrf_direct), 150, 3, false);
     const auto i = run_tree(cfg(rt::policy::hrf_indirect), 150, 3, false);
+    auto locked = cfg(rt::policy::hrf_indirect);
+    locked.queues = rt::queue_design::locked;
+    const auto il = run_tree(locked, 150, 3, false);
     ASSERT_TRUE(d.exactly_once());
     ASSERT_TRUE(i.exactly_once());
+    ASSERT_TRUE(il.exactly_once());
+    EXPECT_GT(sum_scope(i.stats.atomics, canopy::scope::workgroup), 0u);
+    EXPECT_GT(sum_scope(il.stats.atomics, canopy::scope::workgroup), 0u);
+    EXPECT_EQ(sum_scope(i.stats.atomics, canopy::scope::subgroup), 0u);
     EXPECT_GT(d.stats.cycles_max_cu, 0u);
     EXPECT_GT(sum_scope(d.stats.atomics, canopy::scope::device), 0u);
     EXPECT_EQ(sum_scope(d.stats.atomics, canopy::scope::workgroup), 0u);
     EXPECT_EQ(sum_scope(d.stats.fences, canopy::scope::subgroup), 0u);
     EXPECT_GT(sum_scope(d.stats.fences, canopy::scope::device), 0u);
-    EXPECT_GT(sum_scope(i.stats.fences, canopy::scope::subgroup), 0u);
+    EXPECT_GT(sum_scope(il.stats.fences, canopy::scope::subgroup), 0u);
     EXPECT_GT(d.stats.fronts[rt::lvl_private] + d.stats.fronts[rt::lvl_device], 0u);
     EXPECT_GT(d.stats.partial_fronts, 0u); // the seed front is partial at least
 }
@@ -203,9 +226,12 @@ template <class F> std::string error_of(F f) {
     return "";
 }
 
+// The locked core fails as soon as a private queue is full; the ring core spills first and fails only
+// when every ring it may spill to is full too (RingCore.* in test_ring_core.cpp).
 TEST(RuntimeOverflow, PrivateQueue) {
     canopy::emu::scoped_options o(scm());
     auto c = cfg(rt::policy::hrf_indirect);
+    c.queues = rt::queue_design::locked;
     c.staging_capacity = 160;
     c.private_capacity = 2; // the root's 159 children need 5 fronts
     const std::string m = error_of([&] { run_tree(c, 160, 0, true); });
@@ -216,9 +242,12 @@ TEST(RuntimeOverflow, PrivateQueue) {
     EXPECT_NE(m.find("seed " + seed + "; replay with CANOPY_EMU_SEED=" + seed), std::string::npos) << m;
 }
 
+// The locked core's threshold donation overflows a full work-group queue; the ring core shares only into
+// free slots (a full ring is a reservation of 0 fronts).
 TEST(RuntimeOverflow, WorkGroupQueue) {
     canopy::emu::scoped_options o(scm());
     auto c = cfg(rt::policy::steal_emulated);
+    c.queues = rt::queue_design::locked;
     c.staging_capacity = 160;
     c.workgroup_capacity = 1;
     c.workgroup_threshold = 8; // donates past the capacity
@@ -232,11 +261,11 @@ TEST(RuntimeOverflow, DeviceQueueSeeds) {
     canopy::device_buffer<unsigned> leaves(1);
     leaves.fill_zero();
     rt::task_set<canopy::test::rt::fib_task> ts{canopy::test::rt::fib_task{leaves.data()}};
-    for (unsigned i = 0; i < 40; ++i) {
+    for (unsigned i = 0; i < 72; ++i) {
         ts.seed<canopy::test::rt::fib_task>({3});
     }
     auto c = cfg(rt::policy::hrf_direct);
-    c.device_capacity = 1; // 40 seeds are 2 fronts of 32
+    c.device_capacity = 2; // 72 seeds are 3 fronts of 32
     const std::string m = error_of([&] { ts.run(c); });
     EXPECT_NE(m.find("device queue (level device"), std::string::npos) << m;
 }
@@ -336,7 +365,8 @@ namespace {
 // hrf-direct); the broken policies drop a synchronization on purpose and race under every model
 // (policy.hpp: broken-donation releases device-queue donations at work-group scope; broken-steal's thief
 // uses work-group-scope ops without promotion).
-std::uint64_t distinct_races(rt::policy p, canopy::emu::race_check_kind k, std::uint64_t seed) {
+std::uint64_t distinct_races(rt::policy p, canopy::emu::race_check_kind k, std::uint64_t seed,
+                             rt::queue_design core = rt::queue_design::ring) {
     auto o = canopy::test::emu_options("tiny");
     o.race_check = k;
     o.race_report_limit = 64; // every distinct race kept: HrfIndirectUnderHrfDirect... inspects them all
@@ -344,6 +374,7 @@ std::uint64_t distinct_races(rt::policy p, canopy::emu::race_check_kind k, std::
     canopy::emu::scoped_options so(o);
     auto c = cfg(p);
     c.staging_capacity = 320;
+    c.queues = core;
     const auto r = run_tree(c, 320, 0, true);
     EXPECT_EQ(canopy::emu::last_report().race_check, k);
     if (p != rt::policy::broken_donation && p != rt::policy::broken_steal) {
@@ -368,14 +399,17 @@ TEST(RuntimeRaces, PolicyVerdicts) {
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
         for (const auto& r : table) {
             for (unsigned m = 0; m < 3; ++m) {
-                SCOPED_TRACE(::testing::Message()
-                             << "policy " << rt::to_string(r.policy) << " under "
-                             << canopy::emu::to_string(models[m]) << ", emulator seed " << seed);
-                const std::uint64_t n = distinct_races(r.policy, models[m], seed);
-                if (r.racy[m]) {
-                    EXPECT_GT(n, 0u);
-                } else {
-                    EXPECT_EQ(n, 0u);
+                for (auto core : {rt::queue_design::ring, rt::queue_design::locked}) {
+                    SCOPED_TRACE(::testing::Message()
+                                 << "policy " << rt::to_string(r.policy) << " (" << rt::to_string(core)
+                                 << " core) under " << canopy::emu::to_string(models[m]) << ", emulator seed "
+                                 << seed);
+                    const std::uint64_t n = distinct_races(r.policy, models[m], seed, core);
+                    if (r.racy[m]) {
+                        EXPECT_GT(n, 0u);
+                    } else {
+                        EXPECT_EQ(n, 0u);
+                    }
                 }
             }
         }
@@ -393,7 +427,9 @@ TEST(RuntimeRaces, HrfIndirectUnderHrfDirectRacesOnlyAtTheSubgroupHandOff) {
     for (auto p : {rt::policy::hrf_indirect, rt::policy::steal_emulated}) {
         for (std::uint64_t seed = 1; seed <= 3; ++seed) {
             SCOPED_TRACE(::testing::Message() << "policy " << rt::to_string(p) << ", emulator seed " << seed);
-            ASSERT_GT(distinct_races(p, canopy::emu::race_check_kind::hrf_direct, seed), 0u);
+            ASSERT_GT(
+                distinct_races(p, canopy::emu::race_check_kind::hrf_direct, seed, rt::queue_design::locked),
+                0u);
             const auto& rep = canopy::emu::last_report();
             ASSERT_EQ(rep.races.size(), rep.distinct_races) << "raise race_report_limit";
             for (const auto& r : rep.races) {

@@ -44,6 +44,12 @@ template <scope S> struct scoped_access {
     CANOPY_DEVICE static void release_store(unsigned* p, unsigned v) {
         atomic_ref<unsigned, S>(*p).store(v, std::memory_order_release);
     }
+    // Lock-free rings (front_ring.hpp): a reservation's acquire and a hand-off's release are fences at
+    // S around relaxed accesses of the sequence words (one fence for a batch of fronts).
+    static constexpr bool acquire_by_fence = true;
+    static constexpr bool release_by_fence = true;
+    CANOPY_DEVICE static void acquire_fence() { fence<S>(std::memory_order_acquire); }
+    CANOPY_DEVICE static void release_fence() { fence<S>(std::memory_order_release); }
 };
 
 /// BROKEN ON PURPOSE (tests only): the publishing release is a fence at R (narrower than S), then a
@@ -53,6 +59,8 @@ template <scope S, scope R> struct narrowed_release_access : scoped_access<S> {
         fence<R>(std::memory_order_release);
         atomic_ref<unsigned, S>(*p).store(v, std::memory_order_relaxed);
     }
+    /// The ring's release (front_ring::publish / release), narrowed the same way.
+    CANOPY_DEVICE static void release_fence() { fence<R>(std::memory_order_release); }
 };
 
 } // namespace canopy::queues

@@ -2,11 +2,17 @@
 #pragma once
 
 #include "canopy/runtime/policy.hpp"
+#include "canopy/runtime/queue_design.hpp"
+#include "canopy/runtime/task_order.hpp"
 
 namespace canopy::runtime {
 
 struct config {
     runtime::policy policy = policy::hrf_indirect;
+    // The core (queue_design.hpp): lock-free rings with work shared on demand, or the HRF paper's
+    // locked queues with threshold donation. And the order a sub-group runs its own fronts in.
+    queue_design queues = queue_design::ring;
+    task_order order = task_order::lifo;
     // Launch: persistent (occupancy discovery; grid = what the device holds resident) or a plain grid.
     bool persistent = true;
     unsigned grid = 0;   // work-groups when !persistent (0: as many as are resident)
@@ -16,7 +22,7 @@ struct config {
     unsigned workgroup_capacity = 16;
     unsigned device_capacity = 64;
     unsigned staging_capacity = 16;
-    // Donation thresholds (HRF §7.1 gives none; these are ours): a sub-group holding at least
+    // Locked core: donation thresholds (HRF §7.1 gives none; these are ours): a sub-group holding at least
     // `keep_private + 1` fronts donates its oldest when the work-group queue holds fewer than
     // `workgroup_threshold` fronts, else to the device queue when it holds fewer than
     // `device_threshold`; a work-group queue holding at least 2 fronts re-donates its oldest to a device
@@ -25,6 +31,9 @@ struct config {
     unsigned device_threshold = 4;
     unsigned keep_private = 1;
     unsigned max_donations_per_point = 2;
+    // Ring core: a sub-group shares at most this many fronts at one scheduling point (one reservation),
+    // and only as many as idle sub-groups outnumber the fronts already queued where they look.
+    unsigned max_share_per_point = 8;
 };
 
 } // namespace canopy::runtime

@@ -1,7 +1,11 @@
 // canopy/runtime/layout.hpp — where a run's state lives in its one device buffer (32-bit words).
 //
 //   status | outstanding | device queue | work-group queues | steal requests | mailboxes |
-//   private queues | staging buffers | stats rows
+//   idle counts | private queues | staging buffers | stats rows
+//
+// The queues are front_queue (locked core) or front_ring (ring core) images: `rings` says which. The
+// idle counts (ring core) are one word for the device and one per work-group: how many sub-groups are
+// waiting for work there (the hunger that sharing answers).
 //
 // Offsets are 64-bit words counts, and every product that locates a sub-group's or work-group's part is
 // formed in 64 bits: at MI300X scale the buffer approaches 2^31 words with the default capacities
@@ -11,6 +15,7 @@
 
 #include "canopy/platform/config.hpp"
 #include "canopy/queues/front_queue.hpp"
+#include "canopy/queues/front_ring.hpp"
 
 namespace canopy::runtime {
 
@@ -21,16 +26,22 @@ struct layout {
     unsigned workgroups = 0, subgroups_per_block = 0;
     unsigned private_capacity = 0, workgroup_capacity = 0, device_capacity = 0, staging_capacity = 0;
     unsigned staged_words = 0, counters = 0;
+    bool rings = false; // ring core: front_ring queues and the idle counts
     // Region offsets. The first three are fixed: the host uploads only [0, workgroup_queues) (status,
     // counter, the device queue holding the seeds) and reads back only the status, the counter, the
     // stats rows and, on failure, the queues' control words.
     offset status = 0, outstanding = 1, device_queue = 2, workgroup_queues = 0, requests = 0, mailboxes = 0,
-           private_queues = 0, staging = 0, stats = 0, total = 0;
+           idle = 0, private_queues = 0, staging = 0, stats = 0, total = 0;
 
     CANOPY_HOST_DEVICE unsigned subgroups() const { return workgroups * subgroups_per_block; }
-    CANOPY_HOST_DEVICE unsigned workgroup_queue_words() const {
-        return queues::front_queue::words(workgroup_capacity, shape);
+    CANOPY_HOST_DEVICE offset queue_words(unsigned capacity) const {
+        return rings ? queues::front_ring::words(capacity, shape)
+                     : queues::front_queue::words(capacity, shape);
     }
+    CANOPY_HOST_DEVICE offset workgroup_queue_words() const { return queue_words(workgroup_capacity); }
+    /// Ring core: sub-groups waiting for work on the device (idle_device) and in work-group wg.
+    CANOPY_HOST_DEVICE offset idle_device() const { return idle; }
+    CANOPY_HOST_DEVICE offset idle_workgroup(unsigned wg) const { return idle + 1 + wg; }
     CANOPY_HOST_DEVICE unsigned mailbox_words() const { return 1 + shape.words(); }
 
     // ---- where each part starts (64-bit products throughout) ----
@@ -54,10 +65,11 @@ struct layout {
     CANOPY_HOST_DEVICE offset stats_at(unsigned sg) const { return stats + offset{sg} * counters; }
 
     void finish() {
-        workgroup_queues = device_queue + queues::front_queue::words(device_capacity, shape);
+        workgroup_queues = device_queue + queue_words(device_capacity);
         requests = workgroup_queue_at(workgroups);
         mailboxes = requests + workgroups;
-        private_queues = mailbox_at(subgroups());
+        idle = mailbox_at(subgroups());
+        private_queues = idle + (rings ? 1 + offset{workgroups} : 0);
         staging = private_queues + offset{subgroups()} * private_capacity * shape.words();
         stats = staging_at(subgroups(), 0);
         total = stats_at(subgroups());

@@ -103,6 +103,10 @@ struct remote_access {
     static bool try_acquire(unsigned* p, CANOPY_SITE_PARAM) {
         return cas(p, 0u, 1u, std::memory_order_acquire, where);
     }
+    // Lock-free rings (canopy/queues/front_ring.hpp): for the same reason, the ring's acquire is an
+    // acquire load of each reserved slot's sequence word, and its release a release store of it.
+    static constexpr bool acquire_by_fence = false;
+    static constexpr bool release_by_fence = false;
 };
 
 } // namespace canopy::runtime

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "canopy/platform/device_info.hpp"
@@ -22,6 +23,7 @@
 #include "canopy/platform/stream.hpp"
 #include "canopy/runtime/config.hpp"
 #include "canopy/runtime/layout.hpp"
+#include "canopy/runtime/ring_scheduler.hpp"
 #include "canopy/runtime/scheduler.hpp"
 #include "canopy/runtime/stats.hpp"
 #include "canopy/runtime/status.hpp"
@@ -47,7 +49,8 @@ inline std::string describe_state(const device_buffer<unsigned>& mem, const layo
     const auto queue = [&](const std::string& what, layout::offset at) {
         unsigned w[queues::front_queue::control_words] = {};
         mem.download_at(at, w, queues::front_queue::control_words);
-        const unsigned lock = w[0], head = w[1], tail = w[2];
+        // Locked core: [lock, head, tail, advert]; ring core: [tail, head, advert, spare] (no lock).
+        const unsigned lock = L.rings ? 0 : w[0], head = w[1], tail = L.rings ? w[0] : w[2];
         if (lock != 0 || head != tail) {
             s += "\n  " + what + ": " + std::to_string(tail - head) + " front(s) (head " +
                  std::to_string(head) + ", tail " + std::to_string(tail) + ")" + (lock ? ", locked" : "");
@@ -138,7 +141,19 @@ template <class... Tasks> class task_set {
     };
 
     template <policy P> stats run_as(const config& c) const {
-        using sched_t = scheduler<P, Tasks...>;
+        if (c.queues == queue_design::ring) {
+            return run_core<P, ring_scheduler<P, Tasks...>>(c);
+        }
+        if (c.order != task_order::lifo) {
+            throw error(std::string("canopy::runtime: task order ") + to_string(c.order) +
+                        " needs the ring core (the locked core is the HRF paper's depth-first design); use "
+                        "queues = ring");
+        }
+        return run_core<P, scheduler<P, Tasks...>>(c);
+    }
+
+    template <policy P, class sched_t> stats run_core(const config& c) const {
+        constexpr bool rings = !std::is_same_v<sched_t, scheduler<P, Tasks...>>;
         const device_info info = query_device();
         const unsigned F = info.subgroup_size;
         if (c.block == 0 || F == 0 || c.block % F != 0) {
@@ -174,6 +189,15 @@ template <class... Tasks> class task_set {
         ring(c.private_capacity, "private queue");
         ring(c.workgroup_capacity, "work-group queue");
         ring(c.device_capacity, "device queue");
+        if (rings && (c.workgroup_capacity < 2 || c.device_capacity < 2)) {
+            // A lock-free ring of one slot cannot tell "published for ticket i" from "free for ticket
+            // i + 1": both are sequence value i + 1 (front_ring.hpp).
+            throw error(
+                "canopy::runtime: the ring core's work-group and device queues need at least 2 fronts "
+                "(work-group " +
+                std::to_string(c.workgroup_capacity) + ", device " + std::to_string(c.device_capacity) +
+                "); use 2 or more, or queues = locked");
+        }
 
         layout L;
         L.shape = {F, W};
@@ -185,6 +209,7 @@ template <class... Tasks> class task_set {
         L.staging_capacity = c.staging_capacity;
         L.staged_words = 1 + W;
         L.counters = num_counters;
+        L.rings = rings;
         L.finish();
         const unsigned long long bytes = L.total * sizeof(unsigned);
         if (info.global_memory_bytes != 0 && bytes > info.global_memory_bytes) {
@@ -217,27 +242,39 @@ template <class... Tasks> class task_set {
                     }
                     ++fronts;
                 }
-                unsigned* f = head.data() + L.device_queue + queues::front_queue::control_words +
-                              (fronts - 1) * L.shape.words();
+                unsigned* f = head.data() + L.device_queue +
+                              (rings ? queues::front_ring::front_at(c.device_capacity, L.shape, fronts - 1)
+                                     : queues::front_queue::control_words + (fronts - 1) * L.shape.words());
                 f[0] = t;
                 f[1] = in_front + 1;
                 std::memcpy(f + 2 + in_front * W, s.words.data(), W * sizeof(unsigned));
                 in_front = (in_front + 1) % F;
             }
         }
-        head[L.device_queue + 2] = fronts; // tail
+        if constexpr (rings) {
+            queues::front_ring::seed_image(head.data() + L.device_queue, fronts);
+        } else {
+            head[L.device_queue + 2] = fronts; // tail
+        }
         head[L.outstanding] = static_cast<unsigned>(seeds_.size());
 
         device_buffer<unsigned> mem(L.total);
         mem.fill_zero();
         mem.upload_at(0, head.data(), head.size());
-        sched_t s{tasks_,
-                  mem.data(),
-                  L,
-                  c.workgroup_threshold,
-                  c.device_threshold,
-                  c.keep_private,
-                  c.max_donations_per_point};
+        const scheduler<P, Tasks...> core{tasks_,
+                                          mem.data(),
+                                          L,
+                                          c.workgroup_threshold,
+                                          c.device_threshold,
+                                          c.keep_private,
+                                          c.max_donations_per_point};
+        sched_t s = [&] {
+            if constexpr (rings) {
+                return sched_t{core, c.order, c.max_share_per_point == 0 ? 1u : c.max_share_per_point};
+            } else {
+                return core;
+            }
+        }();
         const auto t0 = std::chrono::steady_clock::now();
         unsigned participants = grid;
         try {

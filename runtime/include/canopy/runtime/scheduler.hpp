@@ -107,11 +107,12 @@ template <policy P, class... Tasks> struct scheduler {
         }
     }
 
-    /// steal-emulated: keeps the advert (the work-group queue's size, read by thieves in other
+    /// Steal policies: keeps the advert (the work-group queue's size, read by thieves in other
     /// work-groups) current. Device scope: every work-group reads it (P6). Relaxed: it is a hint; the
-    /// front itself is published by the device-scope release of the mailbox.
+    /// front itself is published by the device-scope release of the mailbox (steal-emulated) or taken
+    /// by the thief's remote-promoted lock acquire (steal-rsp).
     CANOPY_DEVICE void advertise(const queues::front_queue& q) const {
-        if constexpr (traits::steal_emulated) {
+        if constexpr (traits::steal_emulated || traits::steal_rsp) {
             atomic_ref<unsigned, scope::device>(*q.advert_word())
                 .store(q.size_locked<wg_access>(), std::memory_order_relaxed);
         }
@@ -265,8 +266,13 @@ template <policy P, class... Tasks> struct scheduler {
                         cursor = (cursor + 1) % nwg;
                     }
                     const queues::front_queue vq = workgroup_queue(cursor);
-                    // Remote-promoted (device, remote) accesses to the victim's work-group-scope words.
-                    if (vq.size_hint<thief_access>() > 0) {
+                    // The advert first (a relaxed device-scope load of an ordinary word, as an idle thief
+                    // polls on hardware): remote-promoted (device, remote) accesses to the victim's
+                    // work-group-scope words only where there is work to take. Probing every poll made
+                    // every idle thief flush and invalidate the other CUs' L1s (docs/graph-experiment.md).
+                    const unsigned adv = atomic_ref<unsigned, scope::device>(*vq.advert_word())
+                                             .load(std::memory_order_relaxed);
+                    if (adv != 0 && vq.size_hint<thief_access>() > 0) {
                         ++cnt[c_rsp_attempts];
                         if (vq.try_lock<thief_access>()) {
                             if (vq.size_locked<thief_access>() > 0 && pt - ph < L.private_capacity) {

@@ -38,6 +38,8 @@ template <class T> constexpr void check_payload() {
 }
 
 template <class T> constexpr unsigned words_of() { return (sizeof(typename T::payload) + 3) / 4; }
+/// The same as a constant (usable in device code, where nvcc refuses a call to a host constexpr function).
+template <class T> inline constexpr unsigned words_of_v = words_of<T>();
 template <class... Ts> constexpr unsigned max_words() {
     unsigned m = 1;
     ((m = words_of<Ts>() > m ? words_of<Ts>() : m), ...);
@@ -47,6 +49,14 @@ template <class... Ts> constexpr unsigned max_words() {
 
 /// Words of the largest payload of a run's task types: the size of every front slot.
 template <class... Tasks> inline constexpr unsigned payload_words = detail::max_words<Tasks...>();
+
+/// Words of the payload of task type `type` (an index into Tasks): what a front slot of that type
+/// actually holds. A function, not an array: a namespace-scope array is host memory to nvcc.
+template <class... Tasks> CANOPY_HOST_DEVICE constexpr unsigned type_words(unsigned type) {
+    unsigned i = 0, w = 0;
+    ((w = i++ == type ? detail::words_of_v<Tasks> : w), ...);
+    return w;
+}
 
 /// Words one staged task takes: its type, then its payload.
 template <class... Tasks> inline constexpr unsigned staged_words = 1 + payload_words<Tasks...>;
@@ -65,29 +75,39 @@ template <class... Tasks> class task_context {
                 true; // reported at the next scheduling point; the run fails, nothing is lost silently
             return;
         }
-        unsigned words[W] = {};
+        constexpr unsigned tw = detail::words_of_v<Task>;
+        constexpr unsigned type = detail::index_of<Task, Tasks...>::value;
+        unsigned words[tw] = {};
         __builtin_memcpy(words, &p, sizeof(p)); // device code: std::memcpy is host-only on HIP
         unsigned* e = stage_ + n_ * (1 + W);
         // Plain stores: this lane reads them back itself when the sub-group packs (program order).
-        st(&e[0], detail::index_of<Task, Tasks...>::value);
-        for (unsigned i = 0; i < W; ++i) {
+        // Only the task's own words: the slot is W words wide, the rest is never read.
+        st(&e[0], type);
+        for (unsigned i = 0; i < tw; ++i) {
             st(&e[1 + i], words[i]);
         }
         ++n_;
+        ++per_type_[type];
     }
 
     CANOPY_DEVICE unsigned staged() const { return n_; }
+    /// Tasks of type t staged by this lane (kept in registers: the pack needs no pass over memory).
+    CANOPY_DEVICE unsigned staged_of(unsigned t) const { return per_type_[t]; }
     CANOPY_DEVICE bool overflowed() const { return overflow_; }
     CANOPY_DEVICE const unsigned* entry(unsigned i) const { return stage_ + i * (1 + W); }
     CANOPY_DEVICE void clear() {
         n_ = 0;
         overflow_ = false;
+        for (unsigned& c : per_type_) {
+            c = 0;
+        }
     }
 
   private:
     unsigned* stage_;
     unsigned capacity_;
     unsigned n_ = 0;
+    unsigned per_type_[sizeof...(Tasks)] = {};
     bool overflow_ = false;
 };
 

@@ -57,7 +57,8 @@
 //   in the update phase by its owner, and the phases are ordered as above.
 // - residual (tasks): relaxed fetch_add / exchange: RMWs on one location are totally ordered, so no
 //   mass is lost or counted twice whatever the interleaving; the ordering with the take is the flag's.
-// - pending (tasks): acq_rel exchanges, the message passing argued above (as strategies.hpp's BFS flag).
+// - pending (tasks): a release exchange to set, an acquire exchange to clear: the message passing
+//   argued above (as strategies.hpp's BFS flag); neither side needs the other half.
 // - rank p (tasks): relaxed fetch_add: two tasks of one vertex can run at once (one started, a new one
 //   spawned by a crossing after its take); the host reads p after the launch.
 #pragma once
@@ -256,9 +257,9 @@ CANOPY_DEVICE void pr_push_range(Ctx& ctx, const pr_args& a, edge_id lo, edge_id
             if (old >= a.epsilon || old + share < a.epsilon) {
                 continue; // no crossing: a task is queued or running for w, or the residual stays small
             }
-            // acq_rel: releases the push to the queued task this exchange may find (it acquires as it
-            // clears the flag, before its take).
-            if (atomic_ref<unsigned, scope::device>(a.pending[w]).exchange(1u, std::memory_order_acq_rel) ==
+            // Release: publishes the push to the queued task this exchange may find (it acquires as it
+            // clears the flag, before its take). Nothing is read through the flag here: no acquire.
+            if (atomic_ref<unsigned, scope::device>(a.pending[w]).exchange(1u, std::memory_order_release) ==
                 0) {
                 ctx.template spawn<pr_vertex_task>(pr_vertex_payload{w});
             }
@@ -277,8 +278,9 @@ struct pr_vertex_task {
     using payload = pr_vertex_payload;
     pr_args a;
     template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
-        // Clear the flag first (acquire: pairs with the pushers' release), then take the residual.
-        atomic_ref<unsigned, scope::device>(a.pending[x.v]).exchange(0u, std::memory_order_acq_rel);
+        // Clear the flag first (acquire: pairs with the pushers' release), then take the residual. The
+        // clear publishes nothing: no release.
+        atomic_ref<unsigned, scope::device>(a.pending[x.v]).exchange(0u, std::memory_order_acquire);
         const rank_fixed t =
             atomic_ref<rank_fixed, scope::device>(a.residual[x.v]).exchange(0, std::memory_order_relaxed);
         if (t == 0) {
@@ -317,7 +319,7 @@ struct pr_seeds_task {
                 if (atomic_ref<rank_fixed, scope::device>(a.residual[w]).load(std::memory_order_relaxed) >=
                         a.epsilon &&
                     atomic_ref<unsigned, scope::device>(a.pending[w])
-                            .exchange(1u, std::memory_order_acq_rel) == 0) {
+                            .exchange(1u, std::memory_order_release) == 0) {
                     ctx.template spawn<pr_vertex_task>(pr_vertex_payload{w});
                 }
             }

@@ -36,9 +36,11 @@
 //   release/acquire (persistent), which is what makes plain accesses race-free here.
 // - Tasks: at most one vertex task per vertex is pending (queued, not started): a per-vertex flag,
 //   set by the relaxation that lowers the label (exchange 0 -> 1 spawns the task) and cleared by the
-//   task as it starts, before it reads the label. These two exchanges are acq_rel at device scope: the
-//   lowering lane's label write must happen-before the label read of the pending task whose flag it
-//   found set (message passing through the flag: that task is relied on to relax with the new label).
+//   task as it starts, before it reads the label. The set is a release and the clear an acquire, at
+//   device scope: the lowering lane's label write must happen-before the label read of the pending
+//   task whose flag it found set (message passing through the flag: that task is relied on to relax
+//   with the new label). Neither needs the other half (acq_rel would invalidate the L1 at every
+//   improvement and flush it at every task start, for nothing).
 //   This bounds the queued vertex tasks by the vertex count (without it, a depth-first runtime order
 //   on a mesh queued 3.5 tasks per vertex of 4elt and overflowed a private queue). The payloads
 //   themselves travel through the runtime's queues, whose hand-offs are release/acquire at the
@@ -119,6 +121,9 @@ struct run_options {
                                                 vertex_id vertices = 0) {
         runtime::config c;
         c.policy = p;
+        // Breadth-first: a vertex reached by a shorter path runs before the longer ones it would
+        // otherwise re-lower (the locked core is lifo only: it is the HRF paper's design).
+        c.order = runtime::task_order::fifo;
         const unsigned want = vertices / 1024;
         c.private_capacity = want < 256 ? 256 : want > 4096 ? 4096 : want;
         c.workgroup_capacity = 64;
@@ -308,9 +313,11 @@ CANOPY_DEVICE void relax_range(Ctx& ctx, const task_args<P, S>& a, vertex_id v, 
                 nl >= lw.fetch_min(nl, std::memory_order_relaxed)) {
                 continue;
             }
-            // acq_rel at scope S: the release publishes the lowered label to the pending task that
-            // this exchange finds (it clears its flag with an acquire before it reads the label), so a
-            // pending task never misses an improvement it was relied on to relax.
+            // Release at scope S: publishes the lowered label to the pending task that this exchange
+            // finds (it clears its flag with an acquire before it reads the label), so a pending task
+            // never misses an improvement it was relied on to relax. Nothing is read through the flag
+            // here, so no acquire (on AMD and the SCM an acquire invalidates the L1, and every later
+            // read of the adjacency would miss).
             if (nl > a.cap) {
                 // Next round. Relaxed device-scope RMWs elect one appender and a slot; the entry is a
                 // plain store read by the next round's launch (the kernel boundary orders them).
@@ -323,7 +330,7 @@ CANOPY_DEVICE void relax_range(Ctx& ctx, const task_args<P, S>& a, vertex_id v, 
                 }
                 continue;
             }
-            if (atomic_ref<unsigned, S>(a.pending[w]).exchange(1u, std::memory_order_acq_rel) == 0) {
+            if (atomic_ref<unsigned, S>(a.pending[w]).exchange(1u, std::memory_order_release) == 0) {
                 ctx.template spawn<vertex_task<P, S>>(vertex_payload{w});
             }
         }
@@ -345,8 +352,9 @@ template <class P, scope S> struct vertex_task {
     task_args<P, S> a;
     template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
         // Clear the flag first (acquire: pairs with the improvers' release), then read the label: an
-        // improvement after the clear spawns a new task, one before it is seen here.
-        atomic_ref<unsigned, S>(a.pending[x.v]).exchange(0u, std::memory_order_acq_rel);
+        // improvement after the clear spawns a new task, one before it is seen here. No release: the
+        // clear publishes nothing (an improver that reads the 0 spawns a task of its own).
+        atomic_ref<unsigned, S>(a.pending[x.v]).exchange(0u, std::memory_order_acquire);
         const auto lv = atomic_ref<typename P::label, S>(a.labels[x.v]).load(std::memory_order_relaxed);
         relax_range<P, S>(ctx, a, x.v, lv, a.g.begin(x.v), a.g.end(x.v));
     }
@@ -361,7 +369,7 @@ template <class P, scope S> struct seeds_task {
         if (n <= fan_out) {
             for (unsigned i = x.lo; i < x.hi; ++i) {
                 const vertex_id w = ld(&a.seeds[i]); // written by the previous launch
-                if (atomic_ref<unsigned, S>(a.pending[w]).exchange(1u, std::memory_order_acq_rel) == 0) {
+                if (atomic_ref<unsigned, S>(a.pending[w]).exchange(1u, std::memory_order_release) == 0) {
                     ctx.template spawn<vertex_task<P, S>>(vertex_payload{w});
                 }
             }
@@ -494,7 +502,13 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
     device_buffer<L> mins(std::vector<L>{P::unreached, P::unreached});
     runtime::config c = o.tasks;
     c.block = o.block;
-    const std::uint64_t dl = o.tasks_delta == problem_default_delta ? default_delta<P>() : o.tasks_delta;
+    // The ring core's fifo order keeps the re-lowering small in one asynchronous launch (docs/graph.md);
+    // the locked core's depth-first order needs the rounds.
+    const std::uint64_t dl =
+        o.tasks_delta != problem_default_delta ? o.tasks_delta
+        : o.tasks.queues == runtime::queue_design::ring && o.tasks.order == runtime::task_order::fifo
+            ? 0
+            : default_delta<P>();
     const L delta = dl < static_cast<std::uint64_t>(P::unreached) ? static_cast<L>(dl) : L{0};
     L cap = delta != 0 ? delta - 1 : static_cast<L>(P::unreached - 1);
     unsigned seeds = 0;

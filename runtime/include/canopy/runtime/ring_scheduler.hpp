@@ -1,0 +1,579 @@
+// canopy/runtime/ring_scheduler.hpp — the ring core's device loop: lock-free rings, fronts read in
+// place, work shared on demand, private overflow spilled outward (config::queues = ring, the default).
+//
+// The same vocabulary as the locked core (scheduler.hpp: the HRF paper's Fig. 9), with what the graph
+// experiment found it lacked for fine-grained, wide work (docs/runtime.md, "The ring core"):
+//   - the work-group and device queues are front_rings: a reservation is one CAS on an index, and the
+//     lanes read a reserved front in place while other sub-groups reserve the next ones (the locked
+//     core holds the queue's lock while the lanes read);
+//   - a move between queues is copied by every lane at once (lane l copies task l: W words a lane),
+//     and k fronts move with one reservation (one release for the batch);
+//   - sharing is driven by hunger: a sub-group that finds no work counts itself idle in its
+//     work-group's and the device's idle counts; after a front, a sub-group holding more than
+//     keep_private fronts shares as many as the idle sub-groups outnumber the fronts already queued
+//     where they look (its work-group ring first, then the device ring), up to max_share_per_point;
+//     steal policies share into the work-group ring only, and also while it is below
+//     workgroup_threshold (what thieves from other work-groups take);
+//   - a private ring that would overflow spills its fronts to the work-group ring, then the device
+//     ring (work-sharing policies), instead of failing: only when every ring it may use is full does
+//     the run fail, naming the private queue;
+//   - config::order: lifo (newest private front first) or fifo (oldest first); a sub-group shares the
+//     end of its private ring that it would run last.
+// One iteration: pick (leader) → lanes read the front in place → the leader hands the slot back → run →
+// count (one device-scope RMW, before any child is published) → pack into the private ring (spilling
+// when it is full) → share. Scopes per operation: docs/scopes.md ("Ring core").
+#pragma once
+
+#include <atomic>
+
+#include "canopy/platform/atomic.hpp"
+#include "canopy/platform/ids.hpp"
+#include "canopy/platform/plain_access.hpp"
+#include "canopy/platform/scope.hpp"
+#include "canopy/platform/spin.hpp"
+#include "canopy/platform/subgroup.hpp"
+#include "canopy/queues/front_ring.hpp"
+#include "canopy/runtime/scheduler.hpp"
+#include "canopy/runtime/task_order.hpp"
+
+namespace canopy::runtime {
+
+template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks...> {
+    using base = scheduler<P, Tasks...>;
+    using base::dispatch;
+    using base::handoff_barrier;
+    using base::L;
+    using base::mailbox_front;
+    using base::mailbox_state;
+    using base::mem;
+    using base::outstanding;
+    using base::private_slot;
+    using base::status;
+    using typename base::ctx_t;
+    using typename base::dev_access;
+    using typename base::dev_push_access;
+    using typename base::thief_access;
+    using typename base::traits;
+    using typename base::wg_access;
+    static constexpr unsigned W = base::W;
+    static constexpr unsigned num_types = base::num_types;
+    static constexpr scope Sp = base::Sp;
+    static constexpr scope Swg = traits::workgroup_scope;
+
+    task_order order = task_order::lifo;
+    unsigned max_share = 8;
+
+    CANOPY_DEVICE queues::front_ring device_ring() const {
+        return {mem + L.device_queue, L.device_capacity, L.shape};
+    }
+    CANOPY_DEVICE queues::front_ring workgroup_ring(unsigned wg) const {
+        return {mem + L.workgroup_queue_at(wg), L.workgroup_capacity, L.shape};
+    }
+    // Idle counts: relaxed RMWs and loads. They are hints that decide how much to share and carry no
+    // data (the fronts are published by the rings' releases), so a stale count costs a front shared
+    // too many or too few, never a lost or unsynchronized one. The device count at device scope (every
+    // work-group reads it), a work-group's count at its ring's scope.
+    CANOPY_DEVICE atomic_ref<unsigned, scope::device> idle_device() const {
+        return atomic_ref<unsigned, scope::device>(mem[L.idle_device()]);
+    }
+    CANOPY_DEVICE atomic_ref<unsigned, Swg> idle_workgroup(unsigned wg) const {
+        return atomic_ref<unsigned, Swg>(mem[L.idle_workgroup(wg)]);
+    }
+
+    /// steal policies: the work-group ring's size, at device scope for thieves in other work-groups.
+    /// Relaxed: a hint (a thief that reads a stale advert asks or probes in vain, or waits a poll).
+    CANOPY_DEVICE void advertise(const queues::front_ring& q) const {
+        if constexpr (traits::steal_emulated || traits::steal_rsp) {
+            atomic_ref<unsigned, scope::device>(*q.advert_word())
+                .store(q.template size_hint<wg_access>(), std::memory_order_relaxed);
+        }
+    }
+
+    /// steal-emulated, owner side (the leader, at a scheduling point): answers one steal request to
+    /// this work-group with the oldest front of its ring, or declines. As in the locked core.
+    CANOPY_DEVICE void service_request(unsigned wg, unsigned* cnt) const {
+        atomic_ref<unsigned, scope::device> req(mem[L.request_at(wg)]);
+        // Relaxed peek, then an acquire CAS to claim it: synchronizes with the thief's release, which
+        // ordered its mailbox reset before the request (device scope: the thief is in another WG).
+        const unsigned r = req.load(std::memory_order_relaxed);
+        if (r == 0) {
+            return;
+        }
+        unsigned expected = r;
+        if (!req.compare_exchange_strong(expected, 0u, std::memory_order_acquire)) {
+            return;
+        }
+        const unsigned thief = r - 1;
+        const queues::front_ring q = workgroup_ring(wg);
+        // Reserve at the ring's (work-group) scope: the producer's release of the front is acquired.
+        const queues::ring_span s = q.template reserve_pop<wg_access>(1);
+        if (s.n != 0) {
+            mailbox_front(thief).copy_from(q.slot(s.first));
+            q.template release<wg_access>(s); // this leader read the slot: hand it back at WG scope
+            advertise(q);
+        }
+        // The promotion: acquired at work-group scope, released at device scope to the thief.
+        atomic_ref<unsigned, scope::device>(*mailbox_state(thief))
+            .store(s.n != 0 ? detail::mb_granted : detail::mb_declined, std::memory_order_release);
+        ++cnt[s.n != 0 ? c_steal_grants : c_steal_declines];
+    }
+
+    /// Leader: chooses the next front (pk_* as the locked core). For pk_workgroup / pk_device the
+    /// reserved ticket is in `aux` (the slot is handed back after the lanes have read it).
+    CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned ph, unsigned pt,
+                                unsigned& aux, bool& pending, unsigned& cursor, unsigned* cnt) const {
+        const queues::front_ring wq = workgroup_ring(wg);
+        const queues::front_ring dq = device_ring();
+        unsigned kind = detail::pk_done;
+        bool idle = false;
+        const bool in_time = spin_until_bounded([&] {
+            if (failed(status())) {
+                kind = detail::pk_done;
+                return true;
+            }
+            if constexpr (traits::steal_emulated) {
+                service_request(wg, cnt);
+            }
+            if (pt != ph) {
+                kind = detail::pk_private;
+                return true;
+            }
+            if constexpr (traits::steal_emulated) {
+                if (pending) {
+                    // Acquire at device scope: pairs with the victim's release of the granted front.
+                    const unsigned s = atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
+                                           .load(std::memory_order_acquire);
+                    if (s == detail::mb_granted) {
+                        pending = false;
+                        kind = detail::pk_mailbox;
+                        return true;
+                    }
+                    if (s == detail::mb_declined) {
+                        pending = false;
+                        // Relaxed: only this thief reads it until its next request, whose release orders it.
+                        atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
+                            .store(detail::mb_empty, std::memory_order_relaxed);
+                    }
+                }
+            }
+            queues::ring_span s = wq.template reserve_pop<wg_access>(1);
+            if (s.n != 0) {
+                aux = s.first;
+                kind = detail::pk_workgroup;
+                return true;
+            }
+            s = dq.template reserve_pop<dev_access>(1);
+            if (s.n != 0) {
+                aux = s.first;
+                kind = detail::pk_device;
+                return true;
+            }
+            if constexpr (traits::steal_emulated) {
+                if (!pending && nwg > 1) {
+                    // As the locked core: a request only to a victim that advertises work, round robin
+                    // from the one after the last victim through the last victim itself.
+                    for (unsigned k = 1; k <= nwg && !pending; ++k) {
+                        const unsigned v = (cursor + k) % nwg;
+                        if (v == wg) {
+                            continue;
+                        }
+                        const unsigned adv =
+                            atomic_ref<unsigned, scope::device>(*workgroup_ring(v).advert_word())
+                                .load(std::memory_order_relaxed);
+                        if (adv == 0) {
+                            continue;
+                        }
+                        unsigned expected = 0;
+                        // Release at device scope: the victim must see this thief's mailbox reset first.
+                        if (atomic_ref<unsigned, scope::device>(mem[L.request_at(v)])
+                                .compare_exchange_strong(expected, sg + 1, std::memory_order_release)) {
+                            pending = true;
+                            cursor = v;
+                            ++cnt[c_steal_requests];
+                        }
+                    }
+                }
+            }
+            if constexpr (traits::steal_rsp) {
+                if (nwg > 1) {
+                    cursor = (cursor + 1) % nwg;
+                    if (cursor == wg) {
+                        cursor = (cursor + 1) % nwg;
+                    }
+                    const queues::front_ring vq = workgroup_ring(cursor);
+                    // The advert first (a relaxed device-scope load, as an idle thief on hardware would
+                    // poll): remote-promoted operations only where there is work to take.
+                    const unsigned adv = atomic_ref<unsigned, scope::device>(*vq.advert_word())
+                                             .load(std::memory_order_relaxed);
+                    if (adv != 0 && pt - ph < L.private_capacity) {
+                        ++cnt[c_rsp_attempts];
+                        // Remote-promoted (device, remote) reservation on the victim's work-group-scope
+                        // ring: the victim's work-group-scope releases become visible to this thief.
+                        const queues::ring_span v = vq.template reserve_pop<thief_access>(1);
+                        if (v.n != 0) {
+                            this->private_slot(sg, pt).copy_from(vq.slot(v.first));
+                            vq.template release<thief_access>(v); // promoted release: slot reusable
+                            ++cnt[c_steals_received];
+                            kind = detail::pk_rsp;
+                            return true;
+                        }
+                    }
+                }
+            }
+            if (!idle) {
+                // Hungry from now on: counted where sharers look (relaxed; see idle_device()).
+                idle = true;
+                idle_workgroup(wg).fetch_add(1u, std::memory_order_relaxed);
+                if constexpr (traits::donates_to_device) {
+                    idle_device().fetch_add(1u, std::memory_order_relaxed);
+                }
+            }
+            // Exact termination. Relaxed at device scope: the counter carries no data, only the count.
+            if (atomic_ref<unsigned, scope::device>(*outstanding()).load(std::memory_order_relaxed) == 0) {
+                kind = detail::pk_done;
+                return true;
+            }
+            return false;
+        });
+        if (idle) {
+            idle_workgroup(wg).fetch_sub(1u, std::memory_order_relaxed);
+            if constexpr (traits::donates_to_device) {
+                idle_device().fetch_sub(1u, std::memory_order_relaxed);
+            }
+        }
+        if (!in_time) {
+            report(status(), failure::spin_timeout, sg);
+            kind = detail::pk_done;
+        }
+        return kind;
+    }
+
+    /// Every lane: moves up to `want` of the oldest private fronts (tickets from ph on) into the
+    /// work-group ring (to_device false) or the device ring, as many as it has free slots for (one
+    /// reservation); returns how many moved (uniform) and advances ph past them. Lane l copies task l
+    /// of every front; the leader the headers.
+    CANOPY_DEVICE unsigned move_out(unsigned wg, unsigned sg, unsigned& ph, unsigned want, bool to_device,
+                                    bool leader, unsigned lane, unsigned* cnt) const {
+        const queues::front_ring q = to_device ? device_ring() : workgroup_ring(wg);
+        queues::ring_span r;
+        if (leader && want != 0) {
+            // Acquire at the ring's scope (inside reserve_push): the consumers that freed these slots
+            // have finished reading them.
+            r = to_device ? q.template reserve_push<dev_access>(want)
+                          : q.template reserve_push<wg_access>(want);
+        }
+        r.first = broadcast(r.first, 0);
+        r.n = broadcast(r.n, 0);
+        if (r.n == 0) {
+            return 0;
+        }
+        // Leader -> lanes (its acquire of the slots) and lanes -> lanes (the packed private fronts were
+        // written by whichever lane packed them), at the private scope.
+        handoff_barrier();
+        for (unsigned j = 0; j < r.n; ++j) {
+            const queues::front_ref src = private_slot(sg, ph + j);
+            const queues::front_ref dst = q.slot(r.first + j);
+            const unsigned count = src.count();
+            const unsigned type = src.type();
+            if (lane < count && count <= L.shape.lanes && type < num_types) {
+                for (unsigned i = 0; i < type_words<Tasks...>(type); ++i) {
+                    st(dst.payload(lane) + i, ld(src.payload(lane) + i));
+                }
+            }
+            if (leader) {
+                dst.set_header(type, count);
+            }
+        }
+        // Lanes -> leader: every lane's copy comes before the leader's release that publishes them.
+        handoff_barrier();
+        if (leader) {
+            if (to_device) {
+                q.template publish<dev_push_access>(r); // device-scope release (HRF-indirect: the wide one)
+            } else {
+                q.template publish<wg_access>(r);
+                advertise(q);
+            }
+            cnt[to_device ? c_donate_device : c_donate_wg] += r.n;
+        }
+        ph += r.n;
+        return r.n;
+    }
+
+    /// Every lane: moves up to `n` of the oldest private fronts to the work-group ring, then (work-
+    /// sharing policies) the device ring. Returns how many moved (uniform).
+    CANOPY_DEVICE unsigned spill(unsigned wg, unsigned sg, unsigned& ph, unsigned n, bool leader,
+                                 unsigned lane, unsigned* cnt) const {
+        unsigned moved = move_out(wg, sg, ph, n, false, leader, lane, cnt);
+        if constexpr (traits::donates_to_device) {
+            if (moved < n) {
+                moved += move_out(wg, sg, ph, n - moved, true, leader, lane, cnt);
+            }
+        }
+        return moved;
+    }
+
+    /// The loop of one sub-group; `wg` / `nwg`: this work-group's (participating) id and their count.
+    CANOPY_DEVICE void operator()(unsigned wg, unsigned nwg) const {
+        const unsigned F = subgroup_size();
+        const unsigned lane = lane_id();
+        const bool leader = lane == 0;
+        const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
+        const queues::front_ring wq = workgroup_ring(wg);
+        const queues::front_ring dq = device_ring();
+        const bool lifo = order == task_order::lifo;
+        unsigned ph = 0, pt = 0; // private ring tickets: uniform (every lane keeps the same copy)
+        unsigned cnt[num_counters] = {};
+        bool pending = false;
+        unsigned cursor = wg;
+        ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity);
+
+        for (;;) {
+            unsigned aux = 0, kind = detail::pk_done;
+            if (leader) {
+                kind = pick(wg, nwg, sg, ph, pt, aux, pending, cursor, cnt);
+            }
+            kind = broadcast(kind, 0);
+            aux = broadcast(aux, 0);
+            if (kind == detail::pk_done) {
+                break;
+            }
+            // Leader -> lanes: its acquire of the front (at its ring's scope), at the private scope.
+            handoff_barrier();
+            if (kind == detail::pk_rsp) {
+                pt += 1; // the leader copied the stolen front into private slot pt (newest)
+            }
+            const bool own = kind == detail::pk_private || kind == detail::pk_rsp;
+            // A stolen front was placed newest: a fifo sub-group runs it now all the same.
+            const unsigned mine = lifo || kind == detail::pk_rsp ? pt - 1 : ph;
+            const unsigned lvl = kind == detail::pk_workgroup ? lvl_workgroup
+                                 : kind == detail::pk_device  ? lvl_device
+                                 : kind == detail::pk_private ? lvl_private
+                                                              : lvl_stolen;
+            const queues::front_ref f = kind == detail::pk_workgroup ? wq.slot(aux)
+                                        : kind == detail::pk_device  ? dq.slot(aux)
+                                        : kind == detail::pk_mailbox ? mailbox_front(sg)
+                                                                     : private_slot(sg, mine);
+            const unsigned type = f.type();
+            const unsigned count = f.count();
+            unsigned words[W] = {};
+            bool bad = type >= num_types || count == 0 || count > F;
+            if (!bad && lane < count) {
+                // Only the words this type's payload has (a vertex id is 1 of a range task's 6).
+                for (unsigned i = 0; i < type_words<Tasks...>(type); ++i) {
+                    words[i] = ld(f.payload(lane) + i);
+                }
+            }
+            bad = any(bad);
+            // Lanes -> leader: every lane's reads come before the leader hands the slot back (the next
+            // producer may overwrite it) or the private slot is repacked.
+            handoff_barrier();
+            if (leader) {
+                if (kind == detail::pk_workgroup) {
+                    wq.template release<wg_access>({aux, 1}); // release at the ring's scope
+                    advertise(wq);
+                } else if (kind == detail::pk_device) {
+                    dq.template release<dev_access>({aux, 1}); // release at device scope
+                } else if (kind == detail::pk_mailbox) {
+                    // Relaxed: only this thief reads its mailbox state until its next request (a release).
+                    atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
+                        .store(detail::mb_empty, std::memory_order_relaxed);
+                    ++cnt[c_steals_received];
+                }
+                if (bad) {
+                    report(status(), failure::corrupt_front, sg);
+                } else {
+                    ++cnt[c_fronts + lvl];
+                    cnt[c_tasks + lvl] += count;
+                    cnt[c_partial] += count < F ? 1 : 0;
+                }
+            }
+            if (own) {
+                if (mine == pt - 1) {
+                    pt -= 1;
+                } else {
+                    ph += 1;
+                }
+            }
+            if (bad) {
+                continue; // the next pick sees the status word and stops
+            }
+
+            // ---- run ----
+            ctx.clear();
+            if (lane < count) {
+                dispatch(type, words, ctx);
+            }
+
+            // ---- pack (into the private ring; spilling outward first when it would overflow) ----
+            if (any(ctx.overflowed())) {
+                if (ctx.overflowed()) {
+                    report(status(), failure::staging_overflow, sg * max_subgroup_size + lane);
+                }
+                continue;
+            }
+            // ---- count, before any child can be published: a spill below hands fronts to other
+            // sub-groups mid-pack, and they must not finish a child before it is counted ----
+            // Per type: this lane's staged count (registers), its offset among the lanes and the total.
+            // Up to 4 types in 16-bit fields of one 64-bit scan when no total can reach 2^16 (one
+            // collective instead of one per type).
+            unsigned offs[num_types] = {}, totals[num_types] = {};
+            if (num_types <= 4 && L.staging_capacity * F < 65536u) {
+                unsigned long long packed = 0;
+                for (unsigned t = 0; t < num_types; ++t) {
+                    packed |= static_cast<unsigned long long>(ctx.staged_of(t)) << (16 * t);
+                }
+                const unsigned long long o = exclusive_sum(packed);
+                const unsigned long long all = broadcast(o + packed, F - 1);
+                for (unsigned t = 0; t < num_types; ++t) {
+                    offs[t] = static_cast<unsigned>(o >> (16 * t)) & 0xffffu;
+                    totals[t] = static_cast<unsigned>(all >> (16 * t)) & 0xffffu;
+                }
+            } else {
+                for (unsigned t = 0; t < num_types; ++t) {
+                    const unsigned k = ctx.staged_of(t);
+                    offs[t] = exclusive_sum(k);
+                    totals[t] = broadcast(offs[t] + k, F - 1);
+                }
+            }
+            unsigned spawned = 0;
+            for (unsigned t = 0; t < num_types; ++t) {
+                spawned += totals[t];
+            }
+            if (leader) {
+                cnt[c_spawned] += spawned;
+                // One RMW per front: children are counted in the same step as their parent finishes, so
+                // the counter never reads 0 while work exists. Relaxed at device scope: a count only.
+                const unsigned old = atomic_ref<unsigned, scope::device>(*outstanding())
+                                         .fetch_add(spawned - count, std::memory_order_relaxed);
+                if (old + spawned < count) {
+                    report(status(), failure::counter_underflow, sg);
+                }
+            }
+            bool overflow = false;
+            for (unsigned t = 0; t < num_types && !overflow; ++t) {
+                const unsigned off = offs[t];
+                const unsigned total = totals[t];
+                if (total == 0) {
+                    continue;
+                }
+                // The newest private front takes more tasks of its own type (headers: leader only).
+                unsigned room = 0, have = 0;
+                if (leader && pt != ph) {
+                    const queues::front_ref nf = private_slot(sg, pt - 1);
+                    if (nf.type() == t && nf.count() < F) {
+                        have = nf.count();
+                        room = F - have;
+                    }
+                }
+                room = broadcast(room, 0);
+                have = broadcast(have, 0);
+                room = room < total ? room : total;
+                // In chunks of what the private ring can take: when it is full, its oldest fronts spill
+                // to the work-group ring, then the device ring (work-sharing policies), and packing goes
+                // on; only when no ring takes a front does the run fail (every value here is uniform).
+                for (unsigned placed = 0; placed < total;) {
+                    const unsigned top = placed == 0 ? room : 0;
+                    const unsigned free_fronts = L.private_capacity - (pt - ph);
+                    if (top == 0 && free_fronts == 0) {
+                        const unsigned left = (total - placed + F - 1) / F;
+                        const unsigned n = left < pt - ph ? left : pt - ph;
+                        if (spill(wg, sg, ph, n, leader, lane, cnt) == 0) {
+                            if (leader) {
+                                report(status(), failure::private_overflow, sg);
+                            }
+                            overflow = true;
+                            break;
+                        }
+                        continue;
+                    }
+                    const unsigned fit = top + free_fronts * F;
+                    const unsigned hi = total - placed < fit ? total : placed + fit;
+                    const unsigned rest = hi - placed - (top < hi - placed ? top : hi - placed);
+                    const unsigned need = (rest + F - 1) / F;
+                    unsigned j = 0;
+                    // A lane with one type staged (the usual case) needs no type word from memory.
+                    const bool only_t = ctx.staged_of(t) == ctx.staged();
+                    for (unsigned i = 0; i < ctx.staged() && j < ctx.staged_of(t); ++i) {
+                        const unsigned* e = ctx.entry(i);
+                        if (!only_t && ld(e) != t) {
+                            continue;
+                        }
+                        const unsigned g = off + j++;
+                        if (g < placed || g >= hi) {
+                            continue;
+                        }
+                        const unsigned x = g - placed; // position in this chunk
+                        const queues::front_ref dst =
+                            x < top ? private_slot(sg, pt - 1) : private_slot(sg, pt + (x - top) / F);
+                        const unsigned slot = x < top ? have + x : (x - top) % F;
+                        for (unsigned w = 0; w < type_words<Tasks...>(t); ++w) {
+                            st(dst.payload(slot) + w, ld(e + 1 + w));
+                        }
+                    }
+                    if (leader) {
+                        const unsigned used = top < hi - placed ? top : hi - placed;
+                        if (used > 0) {
+                            private_slot(sg, pt - 1).set_header(t, have + used);
+                        }
+                        for (unsigned c = 0; c < need; ++c) {
+                            const unsigned left = rest - c * F;
+                            private_slot(sg, pt + c).set_header(t, left < F ? left : F);
+                        }
+                    }
+                    pt += need;
+                    placed = hi;
+                }
+                if (overflow) {
+                    break;
+                }
+            }
+            // Lanes -> leader hand-off of the packed payloads (at the private scope).
+            handoff_barrier();
+            if (overflow) {
+                continue;
+            }
+
+            // ---- share on demand ----
+            if (pt - ph > this->keep_private) {
+                unsigned n = 0;
+                bool to_wg = true;
+                if (leader) {
+                    const unsigned spare = pt - ph - this->keep_private;
+                    // Hungry sub-groups of this work-group, beyond the fronts already queued for them.
+                    const unsigned hw = idle_workgroup(wg).load(std::memory_order_relaxed);
+                    const unsigned qw = wq.template size_hint<wg_access>();
+                    unsigned want = hw > qw ? hw - qw : 0;
+                    if constexpr (traits::steal_emulated || traits::steal_rsp) {
+                        // Thieves of other work-groups take from this ring: keep it stocked.
+                        if (want == 0 && qw < this->workgroup_threshold) {
+                            want = this->workgroup_threshold - qw;
+                        }
+                    }
+                    if (want == 0 && traits::donates_to_device) {
+                        const unsigned hd = idle_device().load(std::memory_order_relaxed);
+                        const unsigned qd = dq.template size_hint<dev_access>();
+                        want = hd > qd ? hd - qd : 0;
+                        to_wg = false;
+                    }
+                    n = want < spare ? want : spare;
+                    n = n < max_share ? n : max_share;
+                }
+                n = broadcast(n, 0);
+                to_wg = broadcast(to_wg, 0);
+                if (n != 0) {
+                    // The oldest fronts go (the shared rings are FIFO: the oldest work spreads first).
+                    move_out(wg, sg, ph, n, !to_wg, leader, lane, cnt);
+                }
+            }
+        }
+
+        if (leader) {
+            // Plain stores: the host reads the rows after the kernel ends (kernel end publishes them).
+            for (unsigned i = 0; i < num_counters; ++i) {
+                st(mem + L.stats_at(sg) + i, cnt[i]);
+            }
+        }
+    }
+};
+
+} // namespace canopy::runtime

@@ -1,0 +1,163 @@
+// The ring core's own promises (docs/runtime.md, "The ring core"): a private ring too small for the
+// work spills outward instead of failing the run (the locked core fails it, naming the queue), and the
+// order a sub-group runs its own fronts in is the one configured (fifo: breadth-first; lifo:
+// depth-first), observed on a complete binary tree against its level order.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "../common/emu_test.hpp"
+#include "canopy/runtime/runtime.hpp"
+#include "workloads.hpp"
+
+namespace {
+
+namespace rt = canopy::runtime;
+using canopy::test::rt::run_tree;
+
+canopy::emu::options scm() {
+    auto o = canopy::test::emu_options("tiny"); // 2 CUs x 2 resident work-groups, wave32
+    o.memory_model = canopy::emu::memory_model_kind::scoped;
+    return o;
+}
+
+TEST(RingCore, ATinyPrivateRingSpillsInsteadOfFailing) {
+    for (auto p : rt::all_policies) {
+        SCOPED_TRACE(rt::to_string(p));
+        canopy::test::for_seeds(scm(), 6, [&] {
+            rt::config c;
+            c.policy = p;
+            c.block = 32;
+            c.private_capacity = 2;
+            c.staging_capacity = 320;
+            c.workgroup_capacity = 64;
+            c.device_capacity = 64;
+            const auto r = run_tree(c, 320, 0, true); // one task spawns 319: ten fronts of 32
+            ASSERT_TRUE(r.exactly_once());
+            ASSERT_GT(r.stats.donations(), 0u);
+        });
+    }
+    // Every ring full (one sub-group, so nobody empties them): the run fails, naming the private queue, and
+    // nothing is lost silently.
+    {
+        canopy::emu::scoped_options s(scm());
+        rt::config c;
+        c.block = 32;
+        c.persistent = false;
+        c.grid = 1; // nobody else to take a front: the rings stay full
+        c.private_capacity = 1;
+        c.workgroup_capacity = 2;
+        c.device_capacity = 2;
+        c.staging_capacity = 640;
+        try {
+            run_tree(c, 640, 0, true);
+            FAIL() << "20 fronts fit in five slots";
+        } catch (const canopy::error& e) {
+            EXPECT_NE(std::string(e.what()).find("private queue"), std::string::npos) << e.what();
+        }
+    }
+    // A one-front ring is refused with the reason (front_ring.hpp).
+    {
+        canopy::emu::scoped_options s(scm());
+        rt::config c;
+        c.block = 32;
+        c.workgroup_capacity = 1;
+        try {
+            run_tree(c, 10, 2, false);
+            FAIL() << "a one-front ring was accepted";
+        } catch (const canopy::error& e) {
+            EXPECT_NE(std::string(e.what()).find("at least 2 fronts"), std::string::npos) << e.what();
+        }
+    }
+    // The locked core has no spill: the same run fails, naming the private queue.
+    canopy::emu::scoped_options s(scm());
+    rt::config c;
+    c.queues = rt::queue_design::locked;
+    c.block = 32;
+    c.private_capacity = 2;
+    c.staging_capacity = 320;
+    try {
+        run_tree(c, 320, 0, true);
+        FAIL() << "the locked core ran 10 fronts in a private queue of 2";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find("private queue"), std::string::npos) << e.what();
+    }
+}
+
+// Every lane of a level-d node records d in the order the tasks run; one sub-group runs the whole tree.
+struct level_args {
+    unsigned depth;
+};
+struct level_task {
+    using payload = level_args;
+    unsigned* next;   // device-scope ticket of the next record
+    unsigned* levels; // the level of the i-th task run
+    unsigned max_depth;
+    template <class Ctx> CANOPY_DEVICE void operator()(const level_args& a, Ctx& ctx) const {
+        const unsigned i = canopy::atomic_ref<unsigned, canopy::scope::device>(*next).fetch_add(
+            1, std::memory_order_relaxed);
+        canopy::atomic_ref<unsigned, canopy::scope::device>(levels[i]).store(a.depth,
+                                                                             std::memory_order_relaxed);
+        if (a.depth < max_depth) {
+            ctx.template spawn<level_task>({a.depth + 1});
+            ctx.template spawn<level_task>({a.depth + 1});
+        }
+    }
+};
+
+/// Runs the tree (2^(D+1) - 1 tasks) on one sub-group; returns the levels in run order.
+std::vector<unsigned> levels_in_run_order(rt::task_order order, unsigned depth) {
+    const unsigned n = (2u << depth) - 1;
+    canopy::device_buffer<unsigned> next(1), levels(n);
+    next.fill_zero();
+    levels.fill_zero();
+    rt::task_set<level_task> ts{level_task{next.data(), levels.data(), depth}};
+    ts.seed<level_task>({0});
+    rt::config c;
+    c.order = order;
+    c.block = 32;
+    c.persistent = false;
+    c.grid = 1; // one sub-group: nobody to share with, so the order is the private ring's alone
+    c.private_capacity = 64;
+    const rt::stats s = ts.run(c);
+    EXPECT_EQ(s.total_tasks(), n);
+    return levels.to_vector();
+}
+
+unsigned inversions(const std::vector<unsigned>& v) {
+    unsigned n = 0;
+    for (std::size_t i = 1; i < v.size(); ++i) {
+        n += v[i] < v[i - 1] ? 1 : 0;
+    }
+    return n;
+}
+
+TEST(RingCore, FifoRunsLevelByLevelAndLifoDepthFirst) {
+    canopy::test::for_seeds(scm(), 4, [] {
+        const auto fifo = levels_in_run_order(rt::task_order::fifo, 9);
+        EXPECT_EQ(inversions(fifo), 0u) << "fifo ran a deeper level before a shallower one";
+        // Depth-first: each return from a finished subtree to an older, shallower front is one.
+        const auto lifo = levels_in_run_order(rt::task_order::lifo, 9);
+        EXPECT_GT(inversions(lifo), 0u) << "lifo ran the tree level by level";
+    });
+}
+
+TEST(RingCore, TheLockedCoreRefusesFifo) {
+    canopy::emu::scoped_options s(scm());
+    rt::config c;
+    c.queues = rt::queue_design::locked;
+    c.order = rt::task_order::fifo;
+    c.block = 32;
+    canopy::device_buffer<unsigned> next(1), levels(1);
+    rt::task_set<level_task> ts{level_task{next.data(), levels.data(), 0}};
+    ts.seed<level_task>({0});
+    try {
+        ts.run(c);
+        FAIL() << "fifo ran on the locked core";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find("ring"), std::string::npos) << e.what();
+    }
+}
+
+} // namespace
