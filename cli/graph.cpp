@@ -580,9 +580,9 @@ action add_graph(CLI::App& app) {
         ->check(CLI::IsMember({"ring", "locked"}))
         ->default_val(o->run.queues);
     sub->add_option("--order", o->run.order,
-                    "tasks: the order a sub-group runs its own fronts, lifo (depth-first) or fifo "
-                    "(breadth-first; the default for graphs)")
-        ->check(CLI::IsMember({"lifo", "fifo"}));
+                    "tasks: the order tasks run in: lifo (depth-first), fifo (breadth-first; the default) "
+                    "or priority (bfs, sssp: priority = label, in buckets of --delta, in one launch)")
+        ->check(CLI::IsMember({"lifo", "fifo", "priority"}));
     sub->add_option(
            "--source", o->source,
            "source vertex (bfs, sssp; ignored by pagerank and color): a 0-based id, random or max-degree")
@@ -612,8 +612,9 @@ action add_graph(CLI::App& app) {
         ->default_val(o->run.block)
         ->check(CLI::Range(1u, 1024u));
     sub->add_option("--delta", o->run.delta,
-                    "tasks: round width in label units (0: one asynchronous round; default: 2 BFS levels, "
-                    "4 SSSP distance units)")
+                    "tasks: the width of rounds of launches (0: one asynchronous round, the ring core's "
+                    "default; the locked core's: 2 BFS levels, 4 SSSP distance units), or of the buckets "
+                    "under --order priority (one launch; default the same 2 and 4)")
         ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 40));
     sub->add_option("--queue-capacity", o->run.private_capacity,
                     "tasks: task-fronts each sub-group's private queue holds (0: sized by the graph)")

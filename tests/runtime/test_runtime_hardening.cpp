@@ -79,7 +79,7 @@ TEST(RuntimeLayout, OffsetsAre64BitAtMi300xScale) {
     L.finish();
     using u = unsigned long long;
     const u front = 2 + 64 * 7, sgs = 304ULL * 8 * 4;
-    const u wgq = 2 + 4 + 64 * front;                  // status, outstanding, device queue
+    const u wgq = 6 + 4 + 64 * front;                  // status, outstanding, 4 priority words, device queue
     const u req = wgq + u{304 * 8} * (4 + 16 * front); // work-group queues
     const u mb = req + 304 * 8;                        // steal requests
     const u pq = mb + sgs * (1 + front);               // mailboxes

@@ -34,6 +34,10 @@ struct config {
     // Ring core: a sub-group shares at most this many fronts at one scheduling point (one reservation),
     // and only as many as idle sub-groups outnumber the fronts already queued where they look.
     unsigned max_share_per_point = 8;
+    // order = priority (task_order.hpp): the bucket width, and the far ring's capacity in fronts (0: the
+    // device queue's).
+    unsigned priority_delta = 1;
+    unsigned far_capacity = 0;
 };
 
 } // namespace canopy::runtime

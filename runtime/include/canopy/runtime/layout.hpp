@@ -1,7 +1,7 @@
 // canopy/runtime/layout.hpp — where a run's state lives in its one device buffer (32-bit words).
 //
-//   status | outstanding | device queue | work-group queues | steal requests | mailboxes |
-//   idle counts | private queues | staging buffers | stats rows
+//   status | outstanding | priority words | device queue | far queue | work-group queues |
+//   steal requests | mailboxes | idle counts | private queues | staging buffers | stats rows
 //
 // The queues are front_queue (locked core) or front_ring (ring core) images: `rings` says which. The
 // idle counts (ring core) are one word for the device and one per work-group: how many sub-groups are
@@ -30,8 +30,11 @@ struct layout {
     // Region offsets. The first three are fixed: the host uploads only [0, workgroup_queues) (status,
     // counter, the device queue holding the seeds) and reads back only the status, the counter, the
     // stats rows and, on failure, the queues' control words.
-    offset status = 0, outstanding = 1, device_queue = 2, workgroup_queues = 0, requests = 0, mailboxes = 0,
-           idle = 0, private_queues = 0, staging = 0, stats = 0, total = 0;
+    // priority: four words (order = priority, ring core): far tasks, threshold, far ring's open ticket,
+    // least far priority since the last opening. The far ring exists when far_capacity != 0.
+    unsigned far_capacity = 0;
+    offset status = 0, outstanding = 1, priority = 2, device_queue = 6, far_queue = 0, workgroup_queues = 0,
+           requests = 0, mailboxes = 0, idle = 0, private_queues = 0, staging = 0, stats = 0, total = 0;
 
     CANOPY_HOST_DEVICE unsigned subgroups() const { return workgroups * subgroups_per_block; }
     CANOPY_HOST_DEVICE offset queue_words(unsigned capacity) const {
@@ -65,7 +68,8 @@ struct layout {
     CANOPY_HOST_DEVICE offset stats_at(unsigned sg) const { return stats + offset{sg} * counters; }
 
     void finish() {
-        workgroup_queues = device_queue + queue_words(device_capacity);
+        far_queue = device_queue + queue_words(device_capacity);
+        workgroup_queues = far_queue + (far_capacity != 0 ? queue_words(far_capacity) : 0);
         requests = workgroup_queue_at(workgroups);
         mailboxes = requests + workgroups;
         idle = mailbox_at(subgroups());

@@ -62,6 +62,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
 
     task_order order = task_order::lifo;
     unsigned max_share = 8;
+    unsigned delta = 1; // order priority: the bucket width
 
     CANOPY_DEVICE queues::front_ring device_ring() const {
         return {mem + L.device_queue, L.device_capacity, L.shape};
@@ -69,6 +70,24 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     CANOPY_DEVICE queues::front_ring workgroup_ring(unsigned wg) const {
         return {mem + L.workgroup_queue_at(wg), L.workgroup_capacity, L.shape};
     }
+    /// order priority: the far ring (device scope, like the device ring: every work-group uses it).
+    CANOPY_DEVICE queues::front_ring far_ring() const { return {mem + L.far_queue, L.far_capacity, L.shape}; }
+    // order priority's words, all relaxed at device scope: counts and thresholds that decide what runs
+    // when, never data (the fronts go through the far ring's releases and acquires). A stale read opens
+    // a bucket early or late, or sends a task far that could have run now: order, not correctness.
+    CANOPY_DEVICE atomic_ref<unsigned, scope::device> far_tasks() const {
+        return atomic_ref<unsigned, scope::device>(mem[L.priority]);
+    }
+    CANOPY_DEVICE atomic_ref<unsigned, scope::device> threshold() const {
+        return atomic_ref<unsigned, scope::device>(mem[L.priority + 1]);
+    }
+    CANOPY_DEVICE atomic_ref<unsigned, scope::device> far_open() const {
+        return atomic_ref<unsigned, scope::device>(mem[L.priority + 2]);
+    }
+    CANOPY_DEVICE atomic_ref<unsigned, scope::device> far_min() const {
+        return atomic_ref<unsigned, scope::device>(mem[L.priority + 3]);
+    }
+
     // Idle counts: relaxed RMWs and loads. They are hints that decide how much to share and carry no
     // data (the fronts are published by the rings' releases), so a stale count costs a front shared
     // too many or too few, never a lost or unsynchronized one. The device count at device scope (every
@@ -116,6 +135,35 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         atomic_ref<unsigned, scope::device>(*mailbox_state(thief))
             .store(s.n != 0 ? detail::mb_granted : detail::mb_declined, std::memory_order_release);
         ++cnt[s.n != 0 ? c_steal_grants : c_steal_declines];
+    }
+
+    /// order priority, an idle leader: when far fronts exist, none is open, and every outstanding task
+    /// is far (far tasks read first, then the outstanding count: far tasks only grow while nothing is
+    /// open, and outstanding >= far tasks always, so equal reads mean no near task existed at the second
+    /// read, save a pop that raced with the opening), opens every far front and raises the threshold
+    /// to the least far priority + delta - 1. One leader wins the CAS on the open ticket.
+    CANOPY_DEVICE void open_next_bucket() const {
+        const queues::front_ring fq = far_ring();
+        const unsigned tail = dev_access::load(fq.tail_word(), std::memory_order_relaxed);
+        const unsigned head = dev_access::load(fq.head_word(), std::memory_order_relaxed);
+        unsigned open = far_open().load(std::memory_order_relaxed);
+        if (tail == head || static_cast<int>(open - head) > 0) {
+            return; // nothing far, or an open bucket still has fronts
+        }
+        const unsigned far = far_tasks().load(std::memory_order_relaxed);
+        if (atomic_ref<unsigned, scope::device>(*outstanding()).load(std::memory_order_relaxed) != far) {
+            return;
+        }
+        if (!far_open().compare_exchange_strong(open, tail, std::memory_order_relaxed,
+                                                std::memory_order_relaxed)) {
+            return;
+        }
+        const unsigned least = far_min().exchange(~0u, std::memory_order_relaxed);
+        const unsigned th = threshold().load(std::memory_order_relaxed);
+        const unsigned next = least == ~0u ? th + delta : least > ~0u - delta ? ~0u : least + delta - 1;
+        if (next > th) {
+            threshold().store(next, std::memory_order_relaxed);
+        }
     }
 
     /// Leader: chooses the next front (pk_* as the locked core). For pk_workgroup / pk_device the
@@ -167,6 +215,20 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 aux = s.first;
                 kind = detail::pk_device;
                 return true;
+            }
+            if (order == task_order::priority) {
+                // The far ring's fronts before its open ticket belong to open buckets.
+                const queues::front_ring fq = far_ring();
+                const unsigned open = far_open().load(std::memory_order_relaxed);
+                const unsigned head = dev_access::load(fq.head_word(), std::memory_order_relaxed);
+                if (static_cast<int>(open - head) > 0) {
+                    s = fq.template reserve_pop<dev_access>(1);
+                    if (s.n != 0) {
+                        aux = s.first;
+                        kind = detail::pk_far;
+                        return true;
+                    }
+                }
             }
             if constexpr (traits::steal_emulated) {
                 if (!pending && nwg > 1) {
@@ -228,6 +290,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     idle_device().fetch_add(1u, std::memory_order_relaxed);
                 }
             }
+            if (order == task_order::priority) {
+                open_next_bucket();
+            }
             // Exact termination. Relaxed at device scope: the counter carries no data, only the count.
             if (atomic_ref<unsigned, scope::device>(*outstanding()).load(std::memory_order_relaxed) == 0) {
                 kind = detail::pk_done;
@@ -248,30 +313,38 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         return kind;
     }
 
-    /// Every lane: moves up to `want` of the oldest private fronts (tickets from ph on) into the
-    /// work-group ring (to_device false) or the device ring, as many as it has free slots for (one
-    /// reservation); returns how many moved (uniform) and advances ph past them. Lane l copies task l
-    /// of every front; the leader the headers.
-    CANOPY_DEVICE unsigned move_out(unsigned wg, unsigned sg, unsigned& ph, unsigned want, bool to_device,
-                                    bool leader, unsigned lane, unsigned* cnt) const {
-        const queues::front_ring q = to_device ? device_ring() : workgroup_ring(wg);
+    /// Where move_out puts fronts.
+    enum target : unsigned { to_workgroup = 0, to_device = 1, to_far = 2 };
+
+    /// Every lane: moves up to `want` private fronts — the oldest (from ph on), or with `newest` the
+    /// newest (ending at pt) — into the work-group, device or far ring, as many as it has free slots for
+    /// (one reservation); returns how many moved (uniform) and advances ph (or pulls pt back) past them.
+    /// Lane l copies task l of every front; the leader the headers.
+    CANOPY_DEVICE unsigned move_out(unsigned wg, unsigned sg, unsigned& ph, unsigned& pt, unsigned want,
+                                    unsigned where, bool newest, bool leader, unsigned lane,
+                                    unsigned* cnt) const {
+        const queues::front_ring q = where == to_far      ? far_ring()
+                                     : where == to_device ? device_ring()
+                                                          : workgroup_ring(wg);
         queues::ring_span r;
         if (leader && want != 0) {
             // Acquire at the ring's scope (inside reserve_push): the consumers that freed these slots
             // have finished reading them.
-            r = to_device ? q.template reserve_push<dev_access>(want)
-                          : q.template reserve_push<wg_access>(want);
+            r = where != to_workgroup ? q.template reserve_push<dev_access>(want)
+                                      : q.template reserve_push<wg_access>(want);
         }
         r.first = broadcast(r.first, 0);
         r.n = broadcast(r.n, 0);
         if (r.n == 0) {
             return 0;
         }
+        const unsigned from = newest ? pt - r.n : ph;
         // Leader -> lanes (its acquire of the slots) and lanes -> lanes (the packed private fronts were
         // written by whichever lane packed them), at the private scope.
         handoff_barrier();
+        unsigned moved_tasks = 0;
         for (unsigned j = 0; j < r.n; ++j) {
-            const queues::front_ref src = private_slot(sg, ph + j);
+            const queues::front_ref src = private_slot(sg, from + j);
             const queues::front_ref dst = q.slot(r.first + j);
             const unsigned count = src.count();
             const unsigned type = src.type();
@@ -283,33 +356,68 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             if (leader) {
                 dst.set_header(type, count);
             }
+            moved_tasks += count;
         }
         // Lanes -> leader: every lane's copy comes before the leader's release that publishes them.
         handoff_barrier();
         if (leader) {
-            if (to_device) {
+            if (where == to_far) {
+                // Counted before they can be taken (far tasks <= outstanding at every moment).
+                far_tasks().fetch_add(moved_tasks, std::memory_order_relaxed);
+                q.template publish<dev_push_access>(r);
+                cnt[c_deferred] += r.n;
+            } else if (where == to_device) {
                 q.template publish<dev_push_access>(r); // device-scope release (HRF-indirect: the wide one)
+                cnt[c_donate_device] += r.n;
             } else {
                 q.template publish<wg_access>(r);
                 advertise(q);
+                cnt[c_donate_wg] += r.n;
             }
-            cnt[to_device ? c_donate_device : c_donate_wg] += r.n;
         }
-        ph += r.n;
+        if (newest) {
+            pt -= r.n;
+        } else {
+            ph += r.n;
+        }
         return r.n;
     }
 
     /// Every lane: moves up to `n` of the oldest private fronts to the work-group ring, then (work-
     /// sharing policies) the device ring. Returns how many moved (uniform).
-    CANOPY_DEVICE unsigned spill(unsigned wg, unsigned sg, unsigned& ph, unsigned n, bool leader,
-                                 unsigned lane, unsigned* cnt) const {
-        unsigned moved = move_out(wg, sg, ph, n, false, leader, lane, cnt);
+    CANOPY_DEVICE unsigned spill(unsigned wg, unsigned sg, unsigned& ph, unsigned& pt, unsigned n,
+                                 bool leader, unsigned lane, unsigned* cnt) const {
+        unsigned moved = move_out(wg, sg, ph, pt, n, to_workgroup, false, leader, lane, cnt);
         if constexpr (traits::donates_to_device) {
             if (moved < n) {
-                moved += move_out(wg, sg, ph, n - moved, true, leader, lane, cnt);
+                moved += move_out(wg, sg, ph, pt, n - moved, to_device, false, leader, lane, cnt);
             }
         }
         return moved;
+    }
+
+    /// Every lane: for each type, this lane's offset among the lanes (`offs`) and the sub-group's total
+    /// (`totals`) of the counts `k`. Up to 4 types in 16-bit fields of one 64-bit scan when no total can
+    /// reach 2^16 (one collective instead of one per type).
+    CANOPY_DEVICE void scan_counts(const unsigned (&k)[num_types], unsigned (&offs)[num_types],
+                                   unsigned (&totals)[num_types], unsigned F) const {
+        if (num_types <= 4 && L.staging_capacity * F < 65536u) {
+            unsigned long long packed = 0;
+            for (unsigned t = 0; t < num_types; ++t) {
+                packed |= static_cast<unsigned long long>(k[t]) << (16 * t);
+            }
+            const unsigned long long o = exclusive_sum(packed);
+            const unsigned long long all = broadcast(o + packed, F - 1);
+            for (unsigned t = 0; t < num_types; ++t) {
+                offs[t] = static_cast<unsigned>(o >> (16 * t)) & 0xffffu;
+                totals[t] = static_cast<unsigned>(all >> (16 * t)) & 0xffffu;
+            }
+        } else {
+            for (unsigned t = 0; t < num_types; ++t) {
+                offs[t] = exclusive_sum(k[t]);
+                totals[t] = broadcast(offs[t] + k[t], F - 1);
+            }
+        }
     }
 
     /// The loop of one sub-group; `wg` / `nwg`: this work-group's (participating) id and their count.
@@ -343,14 +451,15 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 pt += 1; // the leader copied the stolen front into private slot pt (newest)
             }
             const bool own = kind == detail::pk_private || kind == detail::pk_rsp;
-            // A stolen front was placed newest: a fifo sub-group runs it now all the same.
+            // A stolen front was placed newest: a fifo (or priority) sub-group runs it now all the same.
             const unsigned mine = lifo || kind == detail::pk_rsp ? pt - 1 : ph;
-            const unsigned lvl = kind == detail::pk_workgroup ? lvl_workgroup
-                                 : kind == detail::pk_device  ? lvl_device
-                                 : kind == detail::pk_private ? lvl_private
-                                                              : lvl_stolen;
+            const unsigned lvl = kind == detail::pk_workgroup                          ? lvl_workgroup
+                                 : kind == detail::pk_device || kind == detail::pk_far ? lvl_device
+                                 : kind == detail::pk_private                          ? lvl_private
+                                                                                       : lvl_stolen;
             const queues::front_ref f = kind == detail::pk_workgroup ? wq.slot(aux)
                                         : kind == detail::pk_device  ? dq.slot(aux)
+                                        : kind == detail::pk_far     ? far_ring().slot(aux)
                                         : kind == detail::pk_mailbox ? mailbox_front(sg)
                                                                      : private_slot(sg, mine);
             const unsigned type = f.type();
@@ -373,6 +482,10 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     advertise(wq);
                 } else if (kind == detail::pk_device) {
                     dq.template release<dev_access>({aux, 1}); // release at device scope
+                } else if (kind == detail::pk_far) {
+                    far_ring().template release<dev_access>({aux, 1}); // release at device scope
+                    // No longer far (still outstanding until they finish): far tasks <= outstanding.
+                    far_tasks().fetch_sub(count, std::memory_order_relaxed);
                 } else if (kind == detail::pk_mailbox) {
                     // Relaxed: only this thief reads its mailbox state until its next request (a release).
                     atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
@@ -413,31 +526,42 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             }
             // ---- count, before any child can be published: a spill below hands fronts to other
             // sub-groups mid-pack, and they must not finish a child before it is counted ----
-            // Per type: this lane's staged count (registers), its offset among the lanes and the total.
-            // Up to 4 types in 16-bit fields of one 64-bit scan when no total can reach 2^16 (one
-            // collective instead of one per type).
-            unsigned offs[num_types] = {}, totals[num_types] = {};
-            if (num_types <= 4 && L.staging_capacity * F < 65536u) {
-                unsigned long long packed = 0;
-                for (unsigned t = 0; t < num_types; ++t) {
-                    packed |= static_cast<unsigned long long>(ctx.staged_of(t)) << (16 * t);
+            // order priority: a task whose priority is above the threshold (read once per front) is far.
+            const bool prio = order == task_order::priority;
+            unsigned theta = 0;
+            if (prio) {
+                if (leader) {
+                    theta = threshold().load(std::memory_order_relaxed);
                 }
-                const unsigned long long o = exclusive_sum(packed);
-                const unsigned long long all = broadcast(o + packed, F - 1);
-                for (unsigned t = 0; t < num_types; ++t) {
-                    offs[t] = static_cast<unsigned>(o >> (16 * t)) & 0xffffu;
-                    totals[t] = static_cast<unsigned>(all >> (16 * t)) & 0xffffu;
+                theta = broadcast(theta, 0);
+            }
+            unsigned near_k[num_types] = {}, far_k[num_types] = {};
+            unsigned least_far = ~0u;
+            for (unsigned t = 0; t < num_types; ++t) {
+                near_k[t] = ctx.staged_of(t);
+            }
+            if (prio) {
+                for (unsigned i = 0; i < ctx.staged(); ++i) {
+                    const unsigned* e = ctx.entry(i);
+                    const unsigned pr = ld(e + 1);
+                    if (pr > theta) {
+                        const unsigned t = ld(e);
+                        --near_k[t];
+                        ++far_k[t];
+                        least_far = pr < least_far ? pr : least_far;
+                    }
                 }
-            } else {
-                for (unsigned t = 0; t < num_types; ++t) {
-                    const unsigned k = ctx.staged_of(t);
-                    offs[t] = exclusive_sum(k);
-                    totals[t] = broadcast(offs[t] + k, F - 1);
-                }
+            }
+            // Per type and class: this lane's staged count, its offset among the lanes and the total.
+            unsigned offs[num_types] = {}, totals[num_types] = {}, far_offs[num_types] = {},
+                     far_totals[num_types] = {};
+            scan_counts(near_k, offs, totals, F);
+            if (prio) {
+                scan_counts(far_k, far_offs, far_totals, F);
             }
             unsigned spawned = 0;
             for (unsigned t = 0; t < num_types; ++t) {
-                spawned += totals[t];
+                spawned += totals[t] + far_totals[t];
             }
             if (leader) {
                 cnt[c_spawned] += spawned;
@@ -450,15 +574,20 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 }
             }
             bool overflow = false;
-            for (unsigned t = 0; t < num_types && !overflow; ++t) {
-                const unsigned off = offs[t];
-                const unsigned total = totals[t];
+            unsigned far_fronts = 0; // far fronts packed (the newest of the private ring)
+            for (unsigned u = 0; u < (prio ? 2 * num_types : num_types) && !overflow; ++u) {
+                const unsigned t = u % num_types;
+                const bool far = u >= num_types; // near tasks first, so the far fronts are the newest
+                const unsigned off = far ? far_offs[t] : offs[t];
+                const unsigned total = far ? far_totals[t] : totals[t];
+                const unsigned mine_k = far ? far_k[t] : near_k[t];
                 if (total == 0) {
                     continue;
                 }
-                // The newest private front takes more tasks of its own type (headers: leader only).
+                // The newest private front takes more tasks of its own type (headers: leader only);
+                // never a far one's.
                 unsigned room = 0, have = 0;
-                if (leader && pt != ph) {
+                if (leader && pt != ph && !far) {
                     const queues::front_ref nf = private_slot(sg, pt - 1);
                     if (nf.type() == t && nf.count() < F) {
                         have = nf.count();
@@ -477,7 +606,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     if (top == 0 && free_fronts == 0) {
                         const unsigned left = (total - placed + F - 1) / F;
                         const unsigned n = left < pt - ph ? left : pt - ph;
-                        if (spill(wg, sg, ph, n, leader, lane, cnt) == 0) {
+                        if (spill(wg, sg, ph, pt, n, leader, lane, cnt) == 0) {
                             if (leader) {
                                 report(status(), failure::private_overflow, sg);
                             }
@@ -491,11 +620,11 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     const unsigned rest = hi - placed - (top < hi - placed ? top : hi - placed);
                     const unsigned need = (rest + F - 1) / F;
                     unsigned j = 0;
-                    // A lane with one type staged (the usual case) needs no type word from memory.
-                    const bool only_t = ctx.staged_of(t) == ctx.staged();
-                    for (unsigned i = 0; i < ctx.staged() && j < ctx.staged_of(t); ++i) {
+                    // A lane with one type and class staged (the usual case) needs no word from memory.
+                    const bool only_t = mine_k == ctx.staged();
+                    for (unsigned i = 0; i < ctx.staged() && j < mine_k; ++i) {
                         const unsigned* e = ctx.entry(i);
-                        if (!only_t && ld(e) != t) {
+                        if (!only_t && (ld(e) != t || (prio && (ld(e + 1) > theta) != far))) {
                             continue;
                         }
                         const unsigned g = off + j++;
@@ -507,7 +636,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                             x < top ? private_slot(sg, pt - 1) : private_slot(sg, pt + (x - top) / F);
                         const unsigned slot = x < top ? have + x : (x - top) % F;
                         for (unsigned w = 0; w < type_words<Tasks...>(t); ++w) {
-                            st(dst.payload(slot) + w, ld(e + 1 + w));
+                            st(dst.payload(slot) + w, ld(e + 2 + w));
                         }
                     }
                     if (leader) {
@@ -522,6 +651,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     }
                     pt += need;
                     placed = hi;
+                    far_fronts += far ? need : 0;
                 }
                 if (overflow) {
                     break;
@@ -531,6 +661,18 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             handoff_barrier();
             if (overflow) {
                 continue;
+            }
+            if (prio && far_fronts != 0) {
+                // The least far priority, then the far fronts (a spill may have taken some: at most the
+                // private ring's contents) to the far ring; what does not fit runs here, as near work.
+                const unsigned below =
+                    exclusive_scan(least_far, ~0u, [](unsigned a, unsigned b) { return a < b ? a : b; });
+                const unsigned least = broadcast(below < least_far ? below : least_far, F - 1);
+                if (leader) {
+                    far_min().fetch_min(least, std::memory_order_relaxed);
+                }
+                const unsigned n = far_fronts < pt - ph ? far_fronts : pt - ph;
+                move_out(wg, sg, ph, pt, n, to_far, true, leader, lane, cnt);
             }
 
             // ---- share on demand ----
@@ -562,7 +704,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 to_wg = broadcast(to_wg, 0);
                 if (n != 0) {
                     // The oldest fronts go (the shared rings are FIFO: the oldest work spreads first).
-                    move_out(wg, sg, ph, n, !to_wg, leader, lane, cnt);
+                    move_out(wg, sg, ph, pt, n, to_wg ? to_workgroup : to_device, false, leader, lane, cnt);
                 }
             }
         }

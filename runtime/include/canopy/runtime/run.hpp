@@ -57,6 +57,9 @@ inline std::string describe_state(const device_buffer<unsigned>& mem, const layo
         }
     };
     queue("device queue", L.device_queue);
+    if (L.far_capacity != 0) {
+        queue("far queue (order priority)", L.far_queue);
+    }
     for (unsigned wg = 0; wg < L.workgroups; ++wg) {
         queue("work-group queue " + std::to_string(wg), L.workgroup_queue_at(wg));
     }
@@ -207,9 +210,18 @@ template <class... Tasks> class task_set {
         L.workgroup_capacity = c.workgroup_capacity;
         L.device_capacity = c.device_capacity;
         L.staging_capacity = c.staging_capacity;
-        L.staged_words = 1 + W;
+        L.staged_words = staged_words<Tasks...>;
         L.counters = num_counters;
         L.rings = rings;
+        const bool prio = rings && c.order == task_order::priority;
+        if (prio) {
+            L.far_capacity = c.far_capacity != 0 ? c.far_capacity : c.device_capacity;
+            ring(L.far_capacity, "far queue");
+            if (L.far_capacity < 2 || c.priority_delta == 0) {
+                throw error("canopy::runtime: order priority needs a far queue of at least 2 fronts and a "
+                            "priority_delta of at least 1");
+            }
+        }
         L.finish();
         const unsigned long long bytes = L.total * sizeof(unsigned);
         if (info.global_memory_bytes != 0 && bytes > info.global_memory_bytes) {
@@ -257,6 +269,12 @@ template <class... Tasks> class task_set {
             head[L.device_queue + 2] = fronts; // tail
         }
         head[L.outstanding] = static_cast<unsigned>(seeds_.size());
+        if (prio) {
+            // Far tasks 0; the threshold ends the first bucket [0, delta); nothing open; no least far
+            // priority yet.
+            head[L.priority + 1] = c.priority_delta - 1;
+            head[L.priority + 3] = ~0u;
+        }
 
         device_buffer<unsigned> mem(L.total);
         mem.fill_zero();
@@ -270,7 +288,8 @@ template <class... Tasks> class task_set {
                                           c.max_donations_per_point};
         sched_t s = [&] {
             if constexpr (rings) {
-                return sched_t{core, c.order, c.max_share_per_point == 0 ? 1u : c.max_share_per_point};
+                return sched_t{core, c.order, c.max_share_per_point == 0 ? 1u : c.max_share_per_point,
+                               c.priority_delta};
             } else {
                 return core;
             }

@@ -49,7 +49,8 @@ enum pick_kind : unsigned {
     pk_workgroup = 2,
     pk_device = 3,
     pk_mailbox = 4,
-    pk_rsp = 5
+    pk_rsp = 5,
+    pk_far = 6 // ring core, order priority: the far ring
 };
 } // namespace detail
 
@@ -461,7 +462,7 @@ template <policy P, class... Tasks> struct scheduler {
                         g < room ? private_slot(sg, pt - 1) : private_slot(sg, pt + (g - room) / F);
                     const unsigned s = g < room ? have + g : (g - room) % F;
                     for (unsigned w = 0; w < W; ++w) {
-                        st(dst.payload(s) + w, ld(e + 1 + w));
+                        st(dst.payload(s) + w, ld(e + 2 + w));
                     }
                 }
                 if (leader) {

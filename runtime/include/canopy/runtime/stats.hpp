@@ -37,6 +37,7 @@ enum counter : unsigned {
     c_steals_received, // fronts a thief got (steal-emulated: granted mailboxes; steal-rsp: remote pops)
     c_rsp_attempts,
     c_spawned,
+    c_deferred, // fronts sent to the far ring (ring core, order priority)
     num_counters
 };
 
@@ -46,7 +47,8 @@ struct stats {
     std::uint64_t donations_to_workgroup = 0, donations_to_device = 0, redonations_to_device = 0;
     std::uint64_t steal_requests = 0, steal_grants = 0, steal_declines = 0, steals_received = 0;
     std::uint64_t rsp_attempts = 0;
-    std::uint64_t tasks_spawned = 0;                           // on the device (seeds not included)
+    std::uint64_t tasks_spawned = 0;   // on the device (seeds not included)
+    std::uint64_t deferred_fronts = 0; // sent to the far ring (ring core, order priority)
     unsigned workgroups = 0, subgroups = 0, subgroup_size = 0; // launched
     unsigned participants = 0; // work-groups that ran the scheduler (persistent: occupancy discovery's count)
     // Scoped-cache model (emulator, memory_model = scoped); zero otherwise.
@@ -84,6 +86,7 @@ struct stats {
         steals_received += row[c_steals_received];
         rsp_attempts += row[c_rsp_attempts];
         tasks_spawned += row[c_spawned];
+        deferred_fronts += row[c_deferred];
     }
 };
 

@@ -58,8 +58,8 @@ template <class... Tasks> CANOPY_HOST_DEVICE constexpr unsigned type_words(unsig
     return w;
 }
 
-/// Words one staged task takes: its type, then its payload.
-template <class... Tasks> inline constexpr unsigned staged_words = 1 + payload_words<Tasks...>;
+/// Words one staged task takes: its type, its priority, then its payload.
+template <class... Tasks> inline constexpr unsigned staged_words = 2 + payload_words<Tasks...>;
 
 template <class... Tasks> class task_context {
   public:
@@ -67,8 +67,9 @@ template <class... Tasks> class task_context {
 
     CANOPY_DEVICE task_context(unsigned* stage, unsigned capacity) : stage_(stage), capacity_(capacity) {}
 
-    /// Spawns one task of type Task (any lane, divergent or not; no collective).
-    template <class Task> CANOPY_DEVICE void spawn(const typename Task::payload& p) {
+    /// Spawns one task of type Task (any lane, divergent or not; no collective). `priority` matters
+    /// only under config::order = priority: lower runs sooner, in buckets of config::priority_delta.
+    template <class Task> CANOPY_DEVICE void spawn(const typename Task::payload& p, unsigned priority = 0) {
         detail::check_payload<Task>();
         if (n_ >= capacity_) {
             overflow_ =
@@ -79,12 +80,13 @@ template <class... Tasks> class task_context {
         constexpr unsigned type = detail::index_of<Task, Tasks...>::value;
         unsigned words[tw] = {};
         __builtin_memcpy(words, &p, sizeof(p)); // device code: std::memcpy is host-only on HIP
-        unsigned* e = stage_ + n_ * (1 + W);
+        unsigned* e = stage_ + n_ * (2 + W);
         // Plain stores: this lane reads them back itself when the sub-group packs (program order).
         // Only the task's own words: the slot is W words wide, the rest is never read.
         st(&e[0], type);
+        st(&e[1], priority);
         for (unsigned i = 0; i < tw; ++i) {
-            st(&e[1 + i], words[i]);
+            st(&e[2 + i], words[i]);
         }
         ++n_;
         ++per_type_[type];
@@ -94,7 +96,8 @@ template <class... Tasks> class task_context {
     /// Tasks of type t staged by this lane (kept in registers: the pack needs no pass over memory).
     CANOPY_DEVICE unsigned staged_of(unsigned t) const { return per_type_[t]; }
     CANOPY_DEVICE bool overflowed() const { return overflow_; }
-    CANOPY_DEVICE const unsigned* entry(unsigned i) const { return stage_ + i * (1 + W); }
+    /// Staged task i: [type, priority, payload words].
+    CANOPY_DEVICE const unsigned* entry(unsigned i) const { return stage_ + i * (2 + W); }
     CANOPY_DEVICE void clear() {
         n_ = 0;
         overflow_ = false;

@@ -296,6 +296,11 @@ struct seeds_payload {
 template <class P, scope S> struct vertex_task;
 template <class P, scope S> struct range_task;
 
+/// A label as a task priority (32 bits: larger labels share the last bucket).
+template <class L> CANOPY_DEVICE unsigned priority_of(L label) {
+    return label > L{0xfffffffeu} ? 0xfffffffeu : static_cast<unsigned>(label);
+}
+
 /// Relaxes arcs [lo, hi) of v from label lv, spawning a vertex task per improved neighbour that has
 /// none pending; a range longer than fan_out is split into at most fan_out range tasks instead.
 template <class P, scope S, class Ctx>
@@ -331,7 +336,8 @@ CANOPY_DEVICE void relax_range(Ctx& ctx, const task_args<P, S>& a, vertex_id v, 
                 continue;
             }
             if (atomic_ref<unsigned, S>(a.pending[w]).exchange(1u, std::memory_order_release) == 0) {
-                ctx.template spawn<vertex_task<P, S>>(vertex_payload{w});
+                // Priority = the new label (order priority: Delta-stepping inside the runtime).
+                ctx.template spawn<vertex_task<P, S>>(vertex_payload{w}, priority_of(nl));
             }
         }
         return;
@@ -343,7 +349,8 @@ CANOPY_DEVICE void relax_range(Ctx& ctx, const task_args<P, S>& a, vertex_id v, 
     const edge_id pieces = want < fan_out ? want : fan_out;
     const edge_id chunk = (n + pieces - 1) / pieces;
     for (edge_id b = lo; b < hi; b += chunk) {
-        ctx.template spawn<range_task<P, S>>(range_payload<L>{b, b + chunk < hi ? b + chunk : hi, lv, v});
+        ctx.template spawn<range_task<P, S>>(range_payload<L>{b, b + chunk < hi ? b + chunk : hi, lv, v},
+                                             priority_of(lv));
     }
 }
 
@@ -502,13 +509,16 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
     device_buffer<L> mins(std::vector<L>{P::unreached, P::unreached});
     runtime::config c = o.tasks;
     c.block = o.block;
-    // The ring core's fifo order keeps the re-lowering small in one asynchronous launch (docs/graph.md);
-    // the locked core's depth-first order needs the rounds.
-    const std::uint64_t dl =
-        o.tasks_delta != problem_default_delta ? o.tasks_delta
-        : o.tasks.queues == runtime::queue_design::ring && o.tasks.order == runtime::task_order::fifo
-            ? 0
-            : default_delta<P>();
+    const bool ring = o.tasks.queues == runtime::queue_design::ring;
+    // The ring core orders inside one launch: by priority (Delta-stepping's buckets: delta is their
+    // width), or fifo (no rounds: fifo keeps the re-lowering small); the locked core's depth-first
+    // order needs rounds of launches to bound it.
+    const bool prio = ring && c.order == runtime::task_order::priority;
+    const std::uint64_t width = o.tasks_delta != problem_default_delta ? o.tasks_delta : default_delta<P>();
+    if (prio) {
+        c.priority_delta = width == 0 ? 1u : width > 0x7fffffffu ? 0x7fffffffu : static_cast<unsigned>(width);
+    }
+    const std::uint64_t dl = prio || (ring && o.tasks_delta == problem_default_delta) ? 0 : width;
     const L delta = dl < static_cast<std::uint64_t>(P::unreached) ? static_cast<L>(dl) : L{0};
     L cap = delta != 0 ? delta - 1 : static_cast<L>(P::unreached - 1);
     unsigned seeds = 0;
