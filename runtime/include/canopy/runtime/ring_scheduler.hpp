@@ -44,11 +44,14 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     using base::handoff_barrier;
     using base::L;
     using base::mailbox_front;
+    using base::mailbox_granted;
     using base::mailbox_state;
     using base::mem;
     using base::outstanding;
+    using base::post_request;
     using base::private_slot;
     using base::status;
+    using base::write_stats;
     using typename base::ctx_t;
     using typename base::dev_access;
     using typename base::dev_push_access;
@@ -187,21 +190,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 return true;
             }
             if constexpr (traits::steal_emulated) {
-                if (pending) {
-                    // Acquire at device scope: pairs with the victim's release of the granted front.
-                    const unsigned s = atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
-                                           .load(std::memory_order_acquire);
-                    if (s == detail::mb_granted) {
-                        pending = false;
-                        kind = detail::pk_mailbox;
-                        return true;
-                    }
-                    if (s == detail::mb_declined) {
-                        pending = false;
-                        // Relaxed: only this thief reads it until its next request, whose release orders it.
-                        atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
-                            .store(detail::mb_empty, std::memory_order_relaxed);
-                    }
+                if (mailbox_granted(sg, pending)) {
+                    kind = detail::pk_mailbox;
+                    return true;
                 }
             }
             queues::ring_span s = wq.template reserve_pop<wg_access>(1);
@@ -231,30 +222,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 }
             }
             if constexpr (traits::steal_emulated) {
-                if (!pending && nwg > 1) {
-                    // As the locked core: a request only to a victim that advertises work, round robin
-                    // from the one after the last victim through the last victim itself.
-                    for (unsigned k = 1; k <= nwg && !pending; ++k) {
-                        const unsigned v = (cursor + k) % nwg;
-                        if (v == wg) {
-                            continue;
-                        }
-                        const unsigned adv =
-                            atomic_ref<unsigned, scope::device>(*workgroup_ring(v).advert_word())
-                                .load(std::memory_order_relaxed);
-                        if (adv == 0) {
-                            continue;
-                        }
-                        unsigned expected = 0;
-                        // Release at device scope: the victim must see this thief's mailbox reset first.
-                        if (atomic_ref<unsigned, scope::device>(mem[L.request_at(v)])
-                                .compare_exchange_strong(expected, sg + 1, std::memory_order_release)) {
-                            pending = true;
-                            cursor = v;
-                            ++cnt[c_steal_requests];
-                        }
-                    }
-                }
+                post_request(wg, nwg, sg, pending, cursor, cnt,
+                             [&](unsigned v) { return workgroup_ring(v).advert_word(); });
             }
             if constexpr (traits::steal_rsp) {
                 if (nwg > 1) {
@@ -710,10 +679,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         }
 
         if (leader) {
-            // Plain stores: the host reads the rows after the kernel ends (kernel end publishes them).
-            for (unsigned i = 0; i < num_counters; ++i) {
-                st(mem + L.stats_at(sg) + i, cnt[i]);
-            }
+            write_stats(sg, cnt);
         }
     }
 };

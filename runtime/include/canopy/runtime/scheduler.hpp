@@ -174,6 +174,71 @@ template <policy P, class... Tasks> struct scheduler {
         ++cnt[granted ? c_steal_grants : c_steal_declines];
     }
 
+    /// The leader's counters, once, as it leaves the loop (both cores). Plain stores: the host reads the
+    /// rows after the kernel ends (kernel end publishes them).
+    CANOPY_DEVICE void write_stats(unsigned sg, const unsigned* cnt) const {
+        for (unsigned i = 0; i < num_counters; ++i) {
+            st(mem + L.stats_at(sg) + i, cnt[i]);
+        }
+    }
+
+    /// steal-emulated, thief side (both cores): true when the pending request was granted (the front
+    /// is in this thief's mailbox); a decline clears `pending` and empties the mailbox state.
+    CANOPY_DEVICE bool mailbox_granted(unsigned sg, bool& pending) const {
+        if (!pending) {
+            return false;
+        }
+        // Acquire at device scope: pairs with the victim's release of the granted front.
+        const unsigned s =
+            atomic_ref<unsigned, scope::device>(*mailbox_state(sg)).load(std::memory_order_acquire);
+        if (s == detail::mb_granted) {
+            pending = false;
+            return true;
+        }
+        if (s == detail::mb_declined) {
+            pending = false;
+            // Relaxed: only this thief reads it until its next request, whose release orders it.
+            atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
+                .store(detail::mb_empty, std::memory_order_relaxed);
+        }
+        return false;
+    }
+
+    /// steal-emulated, thief side (both cores): with no request pending, posts one to a victim that
+    /// advertises work (`advert(v)`: work-group v's advert word), so that an idle device polls without
+    /// writing (and the watchdog can tell a lost task from a busy run). Round robin from the
+    /// work-group after the last victim (`cursor`) through the last victim itself (k = nwg): every
+    /// other work-group is a candidate on every poll. With k < nwg the last victim was never looked at
+    /// again, so a thief declined once by the only work-group with work (its one front popped locally
+    /// first) never asked it again: T4 at work-groups of 256 ran on one CU (docs/hrf-experiment.md,
+    /// "The T4 anomaly").
+    template <class Advert>
+    CANOPY_DEVICE void post_request(unsigned wg, unsigned nwg, unsigned sg, bool& pending, unsigned& cursor,
+                                    unsigned* cnt, Advert advert) const {
+        if (pending || nwg <= 1) {
+            return;
+        }
+        for (unsigned k = 1; k <= nwg && !pending; ++k) {
+            const unsigned v = (cursor + k) % nwg;
+            if (v == wg) {
+                continue;
+            }
+            // Relaxed device scope: a hint read by every work-group; the front goes through the mailbox.
+            if (atomic_ref<unsigned, scope::device>(*advert(v)).load(std::memory_order_relaxed) == 0) {
+                continue;
+            }
+            unsigned expected = 0;
+            // Release at device scope: the victim (another work-group) must see this thief's mailbox
+            // reset before it writes the mailbox.
+            if (atomic_ref<unsigned, scope::device>(mem[L.request_at(v)])
+                    .compare_exchange_strong(expected, sg + 1, std::memory_order_release)) {
+                pending = true;
+                cursor = v;
+                ++cnt[c_steal_requests];
+            }
+        }
+    }
+
     /// Leader: chooses the next front. Holds the source queue's lock on return for pk_workgroup/pk_device.
     CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned ph, unsigned pt,
                                 unsigned& aux, bool& pending, unsigned& cursor, unsigned* cnt) const {
@@ -195,21 +260,9 @@ template <policy P, class... Tasks> struct scheduler {
                 return true;
             }
             if constexpr (traits::steal_emulated) {
-                if (pending) {
-                    // Acquire at device scope: pairs with the victim's release of the granted front.
-                    const unsigned s = atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
-                                           .load(std::memory_order_acquire);
-                    if (s == detail::mb_granted) {
-                        pending = false;
-                        kind = detail::pk_mailbox;
-                        return true;
-                    }
-                    if (s == detail::mb_declined) {
-                        pending = false;
-                        // Relaxed: only this thief reads it until its next request, whose release orders it.
-                        atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
-                            .store(detail::mb_empty, std::memory_order_relaxed);
-                    }
+                if (mailbox_granted(sg, pending)) {
+                    kind = detail::pk_mailbox;
+                    return true;
                 }
             }
             if (wq.size_hint<wg_access>() > 0 && wq.try_lock<wg_access>()) {
@@ -229,36 +282,8 @@ template <policy P, class... Tasks> struct scheduler {
                 dq.unlock<dev_access>();
             }
             if constexpr (traits::steal_emulated) {
-                if (!pending && nwg > 1) {
-                    // Post a request only to a victim that advertises work, so that an idle device polls
-                    // without writing (and the watchdog can tell a lost task from a busy run).
-                    // Round robin from the work-group after the last victim (`cursor`) through the last
-                    // victim itself (k = nwg): every other work-group is a candidate on every poll. With
-                    // k < nwg the last victim was never looked at again, so a thief declined once by the
-                    // only work-group with work (its one front popped locally first) never asked it again:
-                    // T4 at work-groups of 256 ran on one CU (docs/hrf-experiment.md, "The T4 anomaly").
-                    for (unsigned k = 1; k <= nwg && !pending; ++k) {
-                        const unsigned v = (cursor + k) % nwg;
-                        if (v == wg) {
-                            continue;
-                        }
-                        const unsigned adv =
-                            atomic_ref<unsigned, scope::device>(*workgroup_queue(v).advert_word())
-                                .load(std::memory_order_relaxed);
-                        if (adv == 0) {
-                            continue;
-                        }
-                        unsigned expected = 0;
-                        // Release at device scope: the victim (another work-group) must see this thief's
-                        // mailbox reset before it writes the mailbox.
-                        if (atomic_ref<unsigned, scope::device>(mem[L.request_at(v)])
-                                .compare_exchange_strong(expected, sg + 1, std::memory_order_release)) {
-                            pending = true;
-                            cursor = v;
-                            ++cnt[c_steal_requests];
-                        }
-                    }
-                }
+                post_request(wg, nwg, sg, pending, cursor, cnt,
+                             [&](unsigned v) { return workgroup_queue(v).advert_word(); });
             }
             if constexpr (traits::steal_rsp) {
                 if (nwg > 1) {
@@ -543,10 +568,7 @@ template <policy P, class... Tasks> struct scheduler {
         }
 
         if (leader) {
-            // Plain stores: the host reads the rows after the kernel ends (kernel end publishes them).
-            for (unsigned i = 0; i < num_counters; ++i) {
-                st(mem + L.stats_at(sg) + i, cnt[i]);
-            }
+            write_stats(sg, cnt);
         }
     }
 };
