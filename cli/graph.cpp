@@ -579,6 +579,10 @@ action add_graph(CLI::App& app) {
                     "paper's lock-per-queue design, lifo only)")
         ->check(CLI::IsMember({"ring", "locked"}))
         ->default_val(o->run.queues);
+    sub->add_option("--device-rings", o->run.device_rings,
+                    "tasks, ring core: the device queue's rings (0: one per 8 work-groups; 1: a single ring)")
+        ->default_val(o->run.device_rings)
+        ->check(CLI::Range(0u, 65536u));
     sub->add_option("--order", o->run.order,
                     "tasks: the order tasks run in: lifo (depth-first), fifo (breadth-first; the default) "
                     "or priority (bfs, sssp: priority = label, in buckets of --delta, in one launch)")

@@ -69,6 +69,7 @@ graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_
         o.tasks.private_capacity = s.private_capacity;
     }
     o.tasks.queues = runtime::parse_queue_design(s.queues);
+    o.tasks.device_rings = s.device_rings;
     if (!s.order.empty()) {
         o.tasks.order = runtime::parse_task_order(s.order);
     } else if (o.tasks.queues == runtime::queue_design::locked) {

@@ -17,6 +17,7 @@ struct graph_run_settings {
     std::string strategy = "multi-kernel"; // multi-kernel | persistent | tasks
     std::string policy = "hrf-indirect";   // tasks only
     std::string queues = "ring";           // tasks only: ring | locked
+    unsigned device_rings = 0;             // tasks, ring core (0: one per 8 work-groups)
     std::string order;                     // tasks only: lifo | fifo (empty: the algorithm's default)
     unsigned block = 64;
     unsigned private_capacity = 0; // tasks: fronts per sub-group queue (0: sized by the graph)

@@ -27,6 +27,7 @@ struct uts_options {
     std::string t, a, d, b, r, q, m, f, g;
     std::string policy = "hrf-indirect";
     std::string queues = "ring";
+    unsigned device_rings = 0;
     unsigned block = 64;
     bool reference = false, check = false, json = false, list = false;
     emulator_settings emu;
@@ -137,6 +138,7 @@ int run_uts_command(const uts_options& o) {
         uts_runtime_settings s;
         s.policy = o.policy;
         s.queues = o.queues;
+        s.device_rings = o.device_rings;
         s.block = o.block;
         run = run_uts_runtime(spec, s);
     }
@@ -229,6 +231,10 @@ action add_uts(CLI::App& app) {
                     "lock-per-queue design with threshold donation)")
         ->check(CLI::IsMember({"ring", "locked"}))
         ->default_val(o->queues);
+    sub->add_option("--device-rings", o->device_rings,
+                    "ring core: the device queue's rings (0: one per 8 work-groups; 1: a single ring)")
+        ->default_val(o->device_rings)
+        ->check(CLI::Range(0u, 65536u));
     sub->add_option("--block-size", o->block, "work-items per work-group (a multiple of the sub-group size)")
         ->default_val(o->block)
         ->check(CLI::Range(1u, 1024u));

@@ -85,6 +85,7 @@ uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_setting
     const uts::params p = params_of(spec);
     runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
     c.queues = runtime::parse_queue_design(s.queues);
+    c.device_rings = s.device_rings;
     const uts::runtime_result r = uts::traverse_runtime(p, c);
     uts_outcome o;
     o.seconds = r.stats.seconds;

@@ -52,6 +52,7 @@ uts_outcome run_uts_reference(const uts_tree_spec& spec,
 struct uts_runtime_settings {
     std::string policy = "hrf-indirect";
     std::string queues = "ring"; // ring | locked
+    unsigned device_rings = 0;   // ring core (0: one per 8 work-groups)
     unsigned block = 64;
 };
 /// The runtime version on the configured backend (configure_emulator first on the emulator).

@@ -92,6 +92,29 @@ TEST(RingCore, ATinyPrivateRingSpillsInsteadOfFailing) {
     }
 }
 
+// Several device rings (config::device_rings): work shared into one ring is found by work-groups whose
+// home ring is another (idle polls probe the others in turn), and a full home ring spills into the next.
+// Three rings of two fronts each on four work-groups; every task runs exactly once, the seeds (ring 0)
+// included.
+TEST(RingCore, SeveralDeviceRingsLoseNothing) {
+    for (auto p : {rt::policy::hrf_direct, rt::policy::hrf_indirect}) {
+        SCOPED_TRACE(rt::to_string(p));
+        canopy::test::for_seeds(scm(), 6, [&] {
+            rt::config c;
+            c.policy = p;
+            c.block = 32;
+            c.private_capacity = 2;
+            c.staging_capacity = 320;
+            c.workgroup_capacity = 2;
+            c.device_capacity = 2;
+            c.device_rings = 3;
+            const auto r = run_tree(c, 2000, 3, false);
+            ASSERT_TRUE(r.exactly_once());
+            ASSERT_GT(r.stats.fronts[2], 0u); // fronts taken from device rings
+        });
+    }
+}
+
 // Every lane of a level-d node records d in the order the tasks run; one sub-group runs the whole tree.
 struct level_args {
     unsigned depth;

@@ -1,11 +1,15 @@
 // canopy/runtime/layout.hpp — where a run's state lives in its one device buffer (32-bit words).
 //
 //   status | outstanding | priority words | device queue | far queue | work-group queues |
-//   steal requests | mailboxes | idle counts | private queues | staging buffers | stats rows
+//   steal requests | mailboxes | idle counts | device rings 1.. | private queues | staging buffers |
+//   stats rows
 //
 // The queues are front_queue (locked core) or front_ring (ring core) images: `rings` says which. The
 // idle counts (ring core) are one word for the device and one per work-group: how many sub-groups are
-// waiting for work there (the hunger that sharing answers).
+// waiting for work there (the hunger that sharing answers). The ring core splits the device queue into
+// device_rings rings: ring 0 is `device_queue` (it holds the seeds, inside the uploaded head); rings 1..
+// lie after the idle counts, in the part of the buffer that is zeroed on the device (a zeroed ring is
+// empty), so more rings cost no upload.
 //
 // Offsets are 64-bit words counts, and every product that locates a sub-group's or work-group's part is
 // formed in 64 bits: at MI300X scale the buffer approaches 2^31 words with the default capacities
@@ -33,8 +37,10 @@ struct layout {
     // priority: four words (order = priority, ring core): far tasks, threshold, far ring's open ticket,
     // least far priority since the last opening. The far ring exists when far_capacity != 0.
     unsigned far_capacity = 0;
+    unsigned device_rings = 1; // ring core: the device queue's rings (ring 0 at device_queue)
     offset status = 0, outstanding = 1, priority = 2, device_queue = 6, far_queue = 0, workgroup_queues = 0,
-           requests = 0, mailboxes = 0, idle = 0, private_queues = 0, staging = 0, stats = 0, total = 0;
+           requests = 0, mailboxes = 0, idle = 0, more_device_rings = 0, private_queues = 0, staging = 0,
+           stats = 0, total = 0;
 
     CANOPY_HOST_DEVICE unsigned subgroups() const { return workgroups * subgroups_per_block; }
     CANOPY_HOST_DEVICE offset queue_words(unsigned capacity) const {
@@ -50,6 +56,10 @@ struct layout {
     // ---- where each part starts (64-bit products throughout) ----
     CANOPY_HOST_DEVICE offset workgroup_queue_at(unsigned wg) const {
         return workgroup_queues + offset{wg} * workgroup_queue_words();
+    }
+    /// Device ring k (ring core; k < device_rings).
+    CANOPY_HOST_DEVICE offset device_ring_at(unsigned k) const {
+        return k == 0 ? device_queue : more_device_rings + offset{k - 1} * queue_words(device_capacity);
     }
     CANOPY_HOST_DEVICE offset request_at(unsigned wg) const { return requests + wg; }
     CANOPY_HOST_DEVICE offset mailbox_at(unsigned sg) const {
@@ -73,7 +83,8 @@ struct layout {
         requests = workgroup_queue_at(workgroups);
         mailboxes = requests + workgroups;
         idle = mailbox_at(subgroups());
-        private_queues = idle + (rings ? 1 + offset{workgroups} : 0);
+        more_device_rings = idle + (rings ? 1 + offset{workgroups} : 0);
+        private_queues = more_device_rings + offset{device_rings - 1} * queue_words(device_capacity);
         staging = private_queues + offset{subgroups()} * private_capacity * shape.words();
         stats = staging_at(subgroups(), 0);
         total = stats_at(subgroups());

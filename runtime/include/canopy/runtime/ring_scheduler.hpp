@@ -67,9 +67,11 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     unsigned max_share = 8;
     unsigned delta = 1; // order priority: the bucket width
 
-    CANOPY_DEVICE queues::front_ring device_ring() const {
-        return {mem + L.device_queue, L.device_capacity, L.shape};
+    /// Device ring k (config::device_rings); a work-group's home ring is home_ring(wg).
+    CANOPY_DEVICE queues::front_ring device_ring(unsigned k) const {
+        return {mem + L.device_ring_at(k), L.device_capacity, L.shape};
     }
+    CANOPY_DEVICE unsigned home_ring(unsigned wg) const { return wg % L.device_rings; }
     CANOPY_DEVICE queues::front_ring workgroup_ring(unsigned wg) const {
         return {mem + L.workgroup_queue_at(wg), L.workgroup_capacity, L.shape};
     }
@@ -171,10 +173,15 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
 
     /// Leader: chooses the next front (pk_* as the locked core). For pk_workgroup / pk_device the
     /// reserved ticket is in `aux` (the slot is handed back after the lanes have read it).
+    /// For pk_device, `ring` says which device ring.
     CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned ph, unsigned pt,
-                                unsigned& aux, bool& pending, unsigned& cursor, unsigned* cnt) const {
+                                unsigned& aux, unsigned& ring, bool& pending, unsigned& cursor,
+                                unsigned* cnt) const {
         const queues::front_ring wq = workgroup_ring(wg);
-        const queues::front_ring dq = device_ring();
+        const unsigned home = home_ring(wg);
+        // Idle polls look at the home device ring and one other, in turn: each ring has a few pollers,
+        // not every idle sub-group of the device (a CAS race on one head word per hand-off).
+        unsigned probe = home;
         unsigned kind = detail::pk_done;
         bool idle = false;
         const bool in_time = spin_until_bounded([&] {
@@ -201,11 +208,23 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 kind = detail::pk_workgroup;
                 return true;
             }
-            s = dq.template reserve_pop<dev_access>(1);
+            s = device_ring(home).template reserve_pop<dev_access>(1);
             if (s.n != 0) {
                 aux = s.first;
+                ring = home;
                 kind = detail::pk_device;
                 return true;
+            }
+            if (L.device_rings > 1) {
+                probe = probe + 1 == L.device_rings ? 0 : probe + 1;
+                probe = probe == home ? (probe + 1 == L.device_rings ? 0 : probe + 1) : probe;
+                s = device_ring(probe).template reserve_pop<dev_access>(1);
+                if (s.n != 0) {
+                    aux = s.first;
+                    ring = probe;
+                    kind = detail::pk_device;
+                    return true;
+                }
             }
             if (order == task_order::priority) {
                 // The far ring's fronts before its open ticket belong to open buckets.
@@ -289,12 +308,16 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     /// newest (ending at pt) — into the work-group, device or far ring, as many as it has free slots for
     /// (one reservation); returns how many moved (uniform) and advances ph (or pulls pt back) past them.
     /// Lane l copies task l of every front; the leader the headers.
+    /// to_device: the device ring ring_offset after the home ring.
     CANOPY_DEVICE unsigned move_out(unsigned wg, unsigned sg, unsigned& ph, unsigned& pt, unsigned want,
-                                    unsigned where, bool newest, bool leader, unsigned lane,
-                                    unsigned* cnt) const {
-        const queues::front_ring q = where == to_far      ? far_ring()
-                                     : where == to_device ? device_ring()
-                                                          : workgroup_ring(wg);
+                                    unsigned where, bool newest, bool leader, unsigned lane, unsigned* cnt,
+                                    unsigned ring_offset = 0) const {
+        const queues::front_ring q = where == to_far ? far_ring()
+                                     : where == to_device
+                                         ? device_ring(home_ring(wg) + ring_offset < L.device_rings
+                                                           ? home_ring(wg) + ring_offset
+                                                           : home_ring(wg) + ring_offset - L.device_rings)
+                                         : workgroup_ring(wg);
         queues::ring_span r;
         if (leader && want != 0) {
             // Acquire at the ring's scope (inside reserve_push): the consumers that freed these slots
@@ -358,8 +381,12 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                                  bool leader, unsigned lane, unsigned* cnt) const {
         unsigned moved = move_out(wg, sg, ph, pt, n, to_workgroup, false, leader, lane, cnt);
         if constexpr (traits::donates_to_device) {
-            if (moved < n) {
-                moved += move_out(wg, sg, ph, pt, n - moved, to_device, false, leader, lane, cnt);
+            // The home device ring, then the others in turn: a full ring need not mean a full device
+            // (a high-degree vertex's children can outnumber a private ring, its work-group ring and a
+            // device ring together: PageRank on Kronecker 16 and 18, 1,584 work-groups of an H200).
+            // Only a spill pays for the walk, and it stops at the first rings that take the fronts.
+            for (unsigned k = 0; k < L.device_rings && moved < n; ++k) {
+                moved += move_out(wg, sg, ph, pt, n - moved, to_device, false, leader, lane, cnt, k);
             }
         }
         return moved;
@@ -396,7 +423,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         const bool leader = lane == 0;
         const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
         const queues::front_ring wq = workgroup_ring(wg);
-        const queues::front_ring dq = device_ring();
+        const queues::front_ring dq = device_ring(home_ring(wg));
         const bool lifo = order == task_order::lifo;
         unsigned ph = 0, pt = 0; // private ring tickets: uniform (every lane keeps the same copy)
         unsigned cnt[num_counters] = {};
@@ -405,11 +432,14 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity);
 
         for (;;) {
-            unsigned aux = 0, kind = detail::pk_done;
+            unsigned aux = 0, ring = 0, kind = detail::pk_done;
             if (leader) {
-                kind = pick(wg, nwg, sg, ph, pt, aux, pending, cursor, cnt);
+                kind = pick(wg, nwg, sg, ph, pt, aux, ring, pending, cursor, cnt);
             }
-            kind = broadcast(kind, 0);
+            // The device ring rides in the kind's word (kinds < 16): one broadcast for both.
+            kind = broadcast(kind | ring << 4, 0);
+            ring = kind >> 4;
+            kind &= 15u;
             aux = broadcast(aux, 0);
             if (kind == detail::pk_done) {
                 break;
@@ -427,7 +457,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                                  : kind == detail::pk_private                          ? lvl_private
                                                                                        : lvl_stolen;
             const queues::front_ref f = kind == detail::pk_workgroup ? wq.slot(aux)
-                                        : kind == detail::pk_device  ? dq.slot(aux)
+                                        : kind == detail::pk_device  ? device_ring(ring).slot(aux)
                                         : kind == detail::pk_far     ? far_ring().slot(aux)
                                         : kind == detail::pk_mailbox ? mailbox_front(sg)
                                                                      : private_slot(sg, mine);
@@ -450,7 +480,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     wq.template release<wg_access>({aux, 1}); // release at the ring's scope
                     advertise(wq);
                 } else if (kind == detail::pk_device) {
-                    dq.template release<dev_access>({aux, 1}); // release at device scope
+                    device_ring(ring).template release<dev_access>({aux, 1}); // release at device scope
                 } else if (kind == detail::pk_far) {
                     far_ring().template release<dev_access>({aux, 1}); // release at device scope
                     // No longer far (still outstanding until they finish): far tasks <= outstanding.

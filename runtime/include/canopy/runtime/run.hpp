@@ -56,7 +56,10 @@ inline std::string describe_state(const device_buffer<unsigned>& mem, const layo
                  std::to_string(head) + ", tail " + std::to_string(tail) + ")" + (lock ? ", locked" : "");
         }
     };
-    queue("device queue", L.device_queue);
+    for (unsigned k = 0; k < L.device_rings; ++k) {
+        queue(L.device_rings == 1 ? std::string("device queue") : "device ring " + std::to_string(k),
+              L.device_ring_at(k));
+    }
     if (L.far_capacity != 0) {
         queue("far queue (order priority)", L.far_queue);
     }
@@ -213,6 +216,11 @@ template <class... Tasks> class task_set {
         L.staged_words = staged_words<Tasks...>;
         L.counters = num_counters;
         L.rings = rings;
+        if constexpr (rings) {
+            const unsigned per = c.workgroups_per_device_ring == 0 ? 1u : c.workgroups_per_device_ring;
+            L.device_rings = c.device_rings != 0 ? c.device_rings : (grid + per - 1) / per;
+            L.device_rings = L.device_rings == 0 ? 1u : L.device_rings > grid ? grid : L.device_rings;
+        }
         const bool prio = rings && c.order == task_order::priority;
         if (prio) {
             L.far_capacity = c.far_capacity != 0 ? c.far_capacity : c.device_capacity;
