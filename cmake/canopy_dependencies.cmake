@@ -2,7 +2,7 @@
 find_package(fmt REQUIRED)
 find_package(nlohmann_json 3 REQUIRED)
 find_package(CLI11 REQUIRED)
-if(CANOPY_BUILD_TESTS)
+if(CANOPY_BUILD_TESTS OR CANOPY_GPU_TESTS)
   find_package(GTest REQUIRED)
 endif()
 if(CANOPY_BACKEND STREQUAL "cpu")
