@@ -10,7 +10,7 @@
 #                                    TARGET_DIRECTORY <targets> to set them where those targets live
 #   canopy_host_sources(<files>)     the opposite: host-only files that include no platform/ header
 #                                    (hip: compiled as plain C++, see below; cuda: nothing to do)
-#   CANOPY_PLATFORM_GPU_SOURCES      platform/src/<backend>/*.cpp, for the canopy_platform library
+#   CANOPY_PLATFORM_GPU_SOURCES      platform/src/gpu/*.cpp (both GPU vendors), for the canopy_platform library
 #                                    (pass them through canopy_kernel_sources too: they include
 #                                    platform headers, which only the device compiler accepts)
 
@@ -52,7 +52,7 @@ if(CANOPY_BACKEND STREQUAL "hip")
     endif()
   endfunction()
 
-  set(CANOPY_PLATFORM_GPU_SOURCES ${_canopy_root}/platform/src/hip/device_info.cpp)
+  set(CANOPY_PLATFORM_GPU_SOURCES ${_canopy_root}/platform/src/gpu/device_info.cpp)
 
 elseif(CANOPY_BACKEND STREQUAL "cuda")
   set(CANOPY_GPU_TARGETS "90" CACHE STRING "GPU targets (hip: gfx names; cuda: SM numbers)")
@@ -92,7 +92,7 @@ elseif(CANOPY_BACKEND STREQUAL "cuda")
   function(canopy_host_sources)
   endfunction()
 
-  set(CANOPY_PLATFORM_GPU_SOURCES ${_canopy_root}/platform/src/cuda/device_info.cpp)
+  set(CANOPY_PLATFORM_GPU_SOURCES ${_canopy_root}/platform/src/gpu/device_info.cpp)
 
 else()
   message(FATAL_ERROR "canopy_gpu.cmake is for CANOPY_BACKEND=hip or cuda (got '${CANOPY_BACKEND}')")

@@ -29,8 +29,6 @@ class device_error : public error {
 
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/platform/detail/cpu/error.hpp"
-#elif defined(CANOPY_BACKEND_HIP)
-#    include "canopy/platform/detail/hip/error.hpp"
-#else
-#    include "canopy/platform/detail/cuda/error.hpp"
+#else // one host layer for both GPU vendors (detail/gpu/vendor.hpp)
+#    include "canopy/platform/detail/gpu/error.hpp"
 #endif

@@ -24,10 +24,8 @@
 
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/platform/detail/cpu/grid_sync.hpp"
-#elif defined(CANOPY_BACKEND_HIP)
-#    include "canopy/platform/detail/hip/grid_sync.hpp"
-#else
-#    include "canopy/platform/detail/cuda/grid_sync.hpp"
+#else // one host layer for both GPU vendors (detail/gpu/vendor.hpp)
+#    include "canopy/platform/detail/gpu/grid_sync.hpp"
 #endif
 // Provided by the backend header:
 //   template <class Kernel> void launch_cooperative(const launch_config& cfg, const Kernel& k);

@@ -35,10 +35,8 @@ struct launch_config {
 
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/platform/detail/cpu/launch.hpp"
-#elif defined(CANOPY_BACKEND_HIP)
-#    include "canopy/platform/detail/hip/launch.hpp"
-#else
-#    include "canopy/platform/detail/cuda/launch.hpp"
+#else // one host layer for both GPU vendors (detail/gpu/vendor.hpp)
+#    include "canopy/platform/detail/gpu/launch.hpp"
 #endif
 // Provided by the backend header:
 //   template <class Kernel> void launch(const launch_config& cfg, const Kernel& k);

@@ -14,10 +14,8 @@
 
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/platform/detail/cpu/memory.hpp"
-#elif defined(CANOPY_BACKEND_HIP)
-#    include "canopy/platform/detail/hip/memory.hpp"
-#else
-#    include "canopy/platform/detail/cuda/memory.hpp"
+#else // one host layer for both GPU vendors (detail/gpu/vendor.hpp)
+#    include "canopy/platform/detail/gpu/memory.hpp"
 #endif
 // The backend header provides, in canopy::detail (all throw canopy::error on failure):
 //   void* device_alloc(std::size_t bytes);   void device_free(void* p) noexcept;

@@ -14,8 +14,6 @@
 
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/platform/detail/cpu/shared_memory.hpp"
-#elif defined(CANOPY_BACKEND_HIP)
-#    include "canopy/platform/detail/hip/shared_memory.hpp"
-#else
-#    include "canopy/platform/detail/cuda/shared_memory.hpp"
+#else // one host layer for both GPU vendors (detail/gpu/vendor.hpp)
+#    include "canopy/platform/detail/gpu/shared_memory.hpp"
 #endif

@@ -8,10 +8,8 @@
 
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/platform/detail/cpu/stream.hpp"
-#elif defined(CANOPY_BACKEND_HIP)
-#    include "canopy/platform/detail/hip/stream.hpp"
-#else
-#    include "canopy/platform/detail/cuda/stream.hpp"
+#else // one host layer for both GPU vendors (detail/gpu/vendor.hpp)
+#    include "canopy/platform/detail/gpu/stream.hpp"
 #endif
 // Provided by the backend header, all move-only RAII:
 //   class stream { stream(); void synchronize(); };

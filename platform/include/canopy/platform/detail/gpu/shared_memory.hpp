@@ -1,4 +1,4 @@
-// canopy/platform/detail/hip/shared_memory.hpp — block-shared memory (LDS) on AMD GPUs.
+// canopy/platform/detail/gpu/shared_memory.hpp — block-shared memory (NVIDIA shared memory, AMD LDS).
 // Included by shared_memory.hpp only.
 //
 // CANOPY_SHARED(type, name) is a plain function-scope __shared__ variable. The type goes through an
@@ -6,9 +6,9 @@
 // `__shared__ shared_type<int[64]> t;` declares `int t[64]`.
 #pragma once
 
-#include <hip/hip_runtime.h>
-
 #include <cstddef>
+
+#include "canopy/platform/detail/gpu/vendor.hpp"
 
 namespace canopy::detail {
 
@@ -18,7 +18,8 @@ template <class T> using shared_type = T;
 inline constexpr std::size_t dynamic_shared_alignment = 16;
 
 /// The launch's dynamic shared memory (launch_config::shared_bytes). One extern declaration, shared
-/// by every T, because all extern __shared__ arrays of a kernel alias the same LDS range anyway.
+/// by every T: all extern __shared__ arrays of a kernel start at the same address anyway, and nvcc
+/// rejects two declarations of one name with different types.
 CANOPY_DEVICE CANOPY_FORCEINLINE unsigned char* dynamic_shared_base() {
     extern __shared__ unsigned char canopy_dynamic_shared_[]
         __attribute__((aligned(dynamic_shared_alignment)));
