@@ -149,6 +149,17 @@ std::string name(const core_case& k) {
            (k.queues == rt::queue_design::ring ? " rings=" + std::to_string(k.device_rings) : "");
 }
 
+/// The runtime configuration of a core case, with the queue capacities both runtime tests use.
+rt::config config_of(const core_case& k) {
+    rt::config c;
+    c.policy = k.policy;
+    c.queues = k.queues;
+    c.device_rings = k.device_rings;
+    c.private_capacity = 64;
+    c.device_capacity = 256;
+    return c;
+}
+
 TEST(GpuRuntime, FibIsExactUnderEveryPolicyAndCore) {
     const unsigned n = emulated ? 11 : 22;
     for (const core_case& k : cores()) {
@@ -157,13 +168,7 @@ TEST(GpuRuntime, FibIsExactUnderEveryPolicyAndCore) {
         leaves.fill_zero();
         rt::task_set<checked::fib_task> ts{checked::fib_task{leaves.data()}};
         ts.seed<checked::fib_task>({n});
-        rt::config c;
-        c.policy = k.policy;
-        c.queues = k.queues;
-        c.device_rings = k.device_rings;
-        c.private_capacity = 64;
-        c.device_capacity = 256;
-        const rt::stats s = ts.run(c);
+        const rt::stats s = ts.run(config_of(k));
         const unsigned want = checked::fib_leaves(n); // Fibonacci(n + 1), by recurrence on the host
         EXPECT_EQ(leaves.to_vector()[0], want);
         EXPECT_EQ(s.total_tasks(), 2ull * want - 1);
@@ -176,12 +181,7 @@ TEST(GpuRuntime, EveryTaskOfATreeRunsExactlyOnce) {
     for (const core_case& k : cores()) {
         for (bool unbalanced : {false, true}) {
             SCOPED_TRACE(name(k) + (unbalanced ? " unbalanced" : " balanced"));
-            rt::config c;
-            c.policy = k.policy;
-            c.queues = k.queues;
-            c.device_rings = k.device_rings;
-            c.private_capacity = 64;
-            c.device_capacity = 256;
+            rt::config c = config_of(k);
             c.staging_capacity = 64;
             unsigned tasks = n;
             if (unbalanced) {
