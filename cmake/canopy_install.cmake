@@ -1,7 +1,7 @@
 # canopy_install.cmake — `cmake --install <build> --prefix <dir>`: the headers, the static libraries,
 # the `canopy` command and a CMake package (find_package(canopy CONFIG), docs/writing-tasks.md).
 #
-#   <prefix>/include/canopy/{platform,emulator,sync,queues,runtime,workloads,litmus}/..., version.hpp
+#   <prefix>/include/canopy/{vocabulary,platform,emulator,sync,queues,runtime,workloads,litmus}/..., version.hpp
 #   <prefix>/lib/libcanopy_*.a
 #   <prefix>/bin/canopy
 #   <prefix>/lib/cmake/canopy/canopy{Config,ConfigVersion,Targets,KernelSources}.cmake
@@ -16,7 +16,7 @@ set(CANOPY_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/canopy" CACHE STRING
     "where the CMake package goes, relative to the prefix")
 
 # The names users write: canopy::runtime, not canopy::canopy_runtime.
-set(_canopy_exported canopy_backend canopy_warnings canopy_sanitizers canopy_platform canopy_sync canopy_queues
+set(_canopy_exported canopy_backend canopy_vocabulary canopy_warnings canopy_sanitizers canopy_platform canopy_sync canopy_queues
     canopy_runtime canopy_workloads canopy_graph)
 if(CANOPY_BACKEND STREQUAL "cpu")
   list(APPEND _canopy_exported canopy_emulator canopy_litmus)
@@ -31,7 +31,7 @@ install(TARGETS ${_canopy_exported} EXPORT canopyTargets
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS canopy RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
-set(_canopy_header_dirs platform sync queues runtime workloads)
+set(_canopy_header_dirs vocabulary platform sync queues runtime workloads)
 if(CANOPY_BACKEND STREQUAL "cpu")
   list(APPEND _canopy_header_dirs emulator litmus)
 endif()

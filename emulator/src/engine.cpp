@@ -29,7 +29,7 @@
 #include "canopy/emulator/memory_model.hpp"
 #include "canopy/emulator/scoped_cache_model.hpp"
 #include "canopy/emulator/stack_pool.hpp"
-#include "canopy/platform/error.hpp"
+#include "canopy/vocabulary/error.hpp"
 #include "site_format.hpp"
 
 #if defined(CANOPY_ASAN)

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "canopy/platform/error.hpp"
+#include "canopy/vocabulary/error.hpp"
 
 namespace canopy::emu {
 

@@ -22,7 +22,7 @@
 #include "canopy/emulator/address_map.hpp"
 #include "canopy/emulator/allocations.hpp"
 #include "canopy/emulator/launch.hpp"
-#include "canopy/platform/error.hpp"
+#include "canopy/vocabulary/error.hpp"
 #include "site_format.hpp"
 
 namespace canopy::emu {

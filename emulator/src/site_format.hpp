@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "canopy/platform/site.hpp"
+#include "canopy/vocabulary/site.hpp"
 
 namespace canopy::emu {
 

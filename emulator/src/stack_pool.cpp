@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "canopy/platform/error.hpp"
+#include "canopy/vocabulary/error.hpp"
 
 namespace canopy::emu {
 

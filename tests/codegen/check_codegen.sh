@@ -56,8 +56,10 @@ fi
 backend=$1
 root=$2
 src="$root/tests/codegen/scopes_kernels.cpp"
+# platform/ speaks the vocabulary layer (vocabulary/: scopes, sites, the backend check).
 include="$root/platform/include"
-runtime_includes="-I$root/platform/include -I$root/runtime/include -I$root/queues/include -I$root/sync/include"
+vocab="$root/vocabulary/include"
+runtime_includes="-I$root/platform/include -I$vocab -I$root/runtime/include -I$root/queues/include -I$root/sync/include -I$root/workloads/include"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/canopy-codegen.XXXXXX") || exit 1
 trap 'rm -rf "$work"' EXIT
@@ -170,7 +172,7 @@ check_hip() {
     find_hipcc
     # hipcc is a wrapper that adds link flags even to -S; they are unused here, not mistakes.
     flags="-x hip --offload-arch=gfx90a --cuda-device-only -S -O2 -std=c++20 -DCANOPY_BACKEND_HIP=1 \
--I$include -Wall -Wextra -Werror -Wno-unused-command-line-argument"
+-I$include -I$vocab -Wall -Wextra -Werror -Wno-unused-command-line-argument"
     # shellcheck disable=SC2086
     if ! "$hipcc" $flags "$src" -o "$work/gfx90a.s" >"$work/log" 2>&1 ||
         ! "$hipcc" $flags -emit-llvm "$src" -o "$work/gfx90a.ll" >>"$work/log" 2>&1; then
@@ -337,7 +339,7 @@ check_hip() {
 check_hip_gfx940() {
     find_hipcc
     flags="-x hip --offload-arch=gfx940 --cuda-device-only -S -O2 -std=c++20 -DCANOPY_BACKEND_HIP=1 \
--I$include -Wall -Wextra -Werror -Wno-unused-command-line-argument"
+-I$include -I$vocab -Wall -Wextra -Werror -Wno-unused-command-line-argument"
     # shellcheck disable=SC2086
     if ! "$hipcc" $flags "$src" -o "$work/gfx940.s" >"$work/log" 2>&1; then
         cat "$work/log"
@@ -397,7 +399,7 @@ check_cuda() {
     fi
     echo "compiler: $nvcc"
     if ! "$nvcc" -x cu -ptx -arch=sm_90 -std=c++20 --extended-lambda --expt-relaxed-constexpr \
-        -DCANOPY_BACKEND_CUDA=1 -I"$include" -Xcompiler=-Wall,-Wextra,-Werror -Werror all-warnings \
+        -DCANOPY_BACKEND_CUDA=1 -I"$include" -I"$vocab" -Xcompiler=-Wall,-Wextra,-Werror -Werror all-warnings \
         "$src" -o "$work/sm_90.ptx" >"$work/log" 2>&1; then
         cat "$work/log"
         echo "FAIL  nvcc could not compile $src"

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-#include "canopy/platform/site.hpp"
+#include "canopy/vocabulary/site.hpp"
 
 namespace canopy::emu {
 

@@ -9,8 +9,8 @@
 #include "canopy/emulator/memory_counters.hpp"
 #include "canopy/emulator/options.hpp"
 #include "canopy/emulator/race_detector.hpp"
-#include "canopy/platform/config.hpp"
-#include "canopy/platform/site.hpp"
+#include "canopy/vocabulary/lane_mask.hpp"
+#include "canopy/vocabulary/site.hpp"
 
 namespace canopy::emu {
 

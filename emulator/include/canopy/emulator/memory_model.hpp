@@ -11,7 +11,7 @@
 #include <atomic>
 #include <cstdint>
 
-#include "canopy/platform/scope.hpp"
+#include "canopy/vocabulary/scope.hpp"
 
 namespace canopy::emu {
 

@@ -17,9 +17,9 @@
 
 #include "canopy/emulator/options.hpp"
 #include "canopy/emulator/work_item.hpp"
-#include "canopy/platform/config.hpp"
-#include "canopy/platform/scope.hpp"
-#include "canopy/platform/site.hpp"
+#include "canopy/vocabulary/lane_mask.hpp"
+#include "canopy/vocabulary/scope.hpp"
+#include "canopy/vocabulary/site.hpp"
 
 namespace canopy::emu {
 

@@ -9,8 +9,8 @@
 #include <atomic>
 #include <cstdint>
 
-#include "canopy/platform/scope.hpp"
-#include "canopy/platform/site.hpp"
+#include "canopy/vocabulary/scope.hpp"
+#include "canopy/vocabulary/site.hpp"
 
 namespace canopy::emu {
 

@@ -6,10 +6,9 @@
 // silently picking the emulator's code paths.
 #pragma once
 
-#if (defined(CANOPY_BACKEND_CPU) + defined(CANOPY_BACKEND_HIP) + defined(CANOPY_BACKEND_CUDA)) != 1
-#    error                                                                                                   \
-        "define exactly one of CANOPY_BACKEND_CPU, CANOPY_BACKEND_HIP, CANOPY_BACKEND_CUDA (CMake's CANOPY_BACKEND does this)"
-#endif
+// The exactly-one check, canopy::backend and canopy::lane_mask are vocabulary below the emulator too.
+#include "canopy/vocabulary/backend.hpp"
+#include "canopy/vocabulary/lane_mask.hpp"
 
 #if defined(CANOPY_BACKEND_CUDA) && !defined(__CUDACC__)
 #    error "CANOPY_BACKEND_CUDA needs nvcc (the TU must be compiled as CUDA)"
@@ -42,23 +41,3 @@
 #        define CANOPY_BACKEND_NAME "cuda"
 #    endif
 #endif
-
-namespace canopy {
-
-/// The backend this translation unit was compiled for, as a value (for logs and `canopy info`).
-enum class backend { cpu, hip, cuda };
-
-#if defined(CANOPY_BACKEND_CPU)
-inline constexpr backend this_backend = backend::cpu;
-#elif defined(CANOPY_BACKEND_HIP)
-inline constexpr backend this_backend = backend::hip;
-#else
-inline constexpr backend this_backend = backend::cuda;
-#endif
-
-/// Sub-groups are at most 64 lanes on every backend we target (AMD wave64), so a 64-bit mask holds
-/// one bit per lane everywhere. Never assume 64 lanes: ask subgroup_size().
-using lane_mask = unsigned long long;
-inline constexpr unsigned max_subgroup_size = 64;
-
-} // namespace canopy

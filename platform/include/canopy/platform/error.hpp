@@ -6,26 +6,9 @@
 // canopy::device_error on the host; GPU backends print them and trap.
 #pragma once
 
-#include <stdexcept>
-#include <string>
-
 #include "canopy/platform/config.hpp"
-
-namespace canopy {
-
-/// A host-side failure: a backend API call, a bad configuration, an impossible request.
-class error : public std::runtime_error {
-  public:
-    using std::runtime_error::runtime_error;
-};
-
-/// A kernel failed: a device assertion, a divergent barrier, a deadlock, a fault.
-class device_error : public error {
-  public:
-    using error::error;
-};
-
-} // namespace canopy
+// canopy::error and canopy::device_error: vocabulary the emulator throws too.
+#include "canopy/vocabulary/error.hpp"
 
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/platform/detail/cpu/error.hpp"
