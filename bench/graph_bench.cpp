@@ -26,6 +26,8 @@
 #include "canopy/workloads/graph/strategies.hpp"
 #include "canopy/workloads/graph/weights.hpp"
 
+#include "parallel_run.hpp"
+
 namespace {
 
 namespace g = canopy::workloads::graph;
@@ -99,21 +101,9 @@ int main(int argc, char** argv) {
         graphs.push_back({"kronecker" + std::to_string(scale), g::make_kronecker(p).graph});
     }
 
-    canopy::emu::options o;
-    o.device = canopy::emu::preset(device);
-    o.scheduler = canopy::emu::scheduler_kind::parallel;
-    o.threads = threads;
-    canopy::emu::scoped_options so(o);
-#if defined(NDEBUG)
-    const char* build = "release";
-#else
-    const char* build = "assertions on";
-#endif
+    canopy::emu::scoped_options so(canopy::bench::parallel_options(device, threads));
     if (!json) {
-        std::printf(
-            "canopy_bench_graph: device %s, parallel scheduler (%u threads; 0 = all cores), best of %u, "
-            "build: %s\n\n",
-            device.c_str(), threads, repeat, build);
+        canopy::bench::print_parallel_banner("canopy_bench_graph", device, threads, repeat);
         std::printf("%-12s %-5s %-28s %10s %12s %9s %10s\n", "graph", "algo", "run", "seconds", "TEPS",
                     "vs ref", "tasks");
     }
@@ -154,7 +144,7 @@ int main(int argc, char** argv) {
                     nlohmann::json j{
                         {"graph", name},  {"algorithm", algo}, {"run", run},
                         {"seconds", s},   {"teps", teps},      {"ratio_to_reference", teps / ref_teps},
-                        {"tasks", tasks}, {"device", device},  {"build", build}};
+                        {"tasks", tasks}, {"device", device},  {"build", canopy::bench::build_kind()}};
                     std::printf("%s\n", j.dump().c_str());
                 } else {
                     std::printf("%-12s %-5s %-28s %10.4f %12.4g %8.3fx %10llu\n", name.c_str(), algo,

@@ -13,6 +13,7 @@
 #include "canopy/emulator/options.hpp"
 #include "canopy/platform/platform.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/fib_tasks.hpp"
 
 #ifndef CANOPY_BENCH_BUILD_TYPE
 #    define CANOPY_BENCH_BUILD_TYPE "unknown"
@@ -22,33 +23,7 @@ namespace {
 
 namespace rt = canopy::runtime;
 
-struct fib_args {
-    unsigned n;
-};
-struct fib_task {
-    using payload = fib_args;
-    unsigned* leaves;
-    template <class Ctx> CANOPY_DEVICE void operator()(const fib_args& p, Ctx& ctx) const {
-        if (p.n < 2) {
-            // Relaxed device-scope RMW: a result counter, read by the host after the kernel.
-            canopy::atomic_ref<unsigned, canopy::scope::device>(*leaves).fetch_add(1,
-                                                                                   std::memory_order_relaxed);
-            return;
-        }
-        ctx.template spawn<fib_task>({p.n - 1});
-        ctx.template spawn<fib_task>({p.n - 2});
-    }
-};
-
-unsigned leaves_of(unsigned n) {
-    unsigned a = 1, b = 1;
-    for (unsigned i = 1; i < n; ++i) {
-        const unsigned c = a + b;
-        a = b;
-        b = c;
-    }
-    return b;
-}
+using canopy::workloads::checked::fib_task;
 
 bool run_fib(rt::policy p, unsigned n, unsigned block, rt::stats& s) {
     canopy::device_buffer<unsigned> leaves(1);
@@ -60,7 +35,7 @@ bool run_fib(rt::policy p, unsigned n, unsigned block, rt::stats& s) {
     c.block = block;
     c.private_capacity = 64;
     s = ts.run(c);
-    return leaves.to_vector()[0] == leaves_of(n);
+    return leaves.to_vector()[0] == canopy::workloads::checked::fib_leaves(n);
 }
 
 std::uint64_t by_scope(const std::array<std::array<std::uint64_t, 6>, 4>& a, unsigned scope) {

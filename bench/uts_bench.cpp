@@ -21,6 +21,8 @@
 #include "canopy/runtime/runtime.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 
+#include "parallel_run.hpp"
+
 namespace {
 
 namespace rt = canopy::runtime;
@@ -73,21 +75,9 @@ int main(int argc, char** argv) {
         return 2;
     }
 
-    canopy::emu::options o;
-    o.device = canopy::emu::preset(device);
-    o.scheduler = canopy::emu::scheduler_kind::parallel;
-    o.threads = threads;
-    canopy::emu::scoped_options so(o);
-#if defined(NDEBUG)
-    const char* build = "release";
-#else
-    const char* build = "assertions on";
-#endif
+    canopy::emu::scoped_options so(canopy::bench::parallel_options(device, threads));
     if (!json) {
-        std::printf(
-            "canopy_bench_uts: device %s, parallel scheduler (%u threads; 0 = all cores), best of %u, "
-            "build: %s\n\n",
-            device.c_str(), threads, repeat, build);
+        canopy::bench::print_parallel_banner("canopy_bench_uts", device, threads, repeat);
         std::printf("%-6s %-16s %12s %10s %14s %10s\n", "tree", "run", "nodes", "seconds", "nodes/s",
                     "vs ref");
     }
@@ -111,7 +101,7 @@ int main(int argc, char** argv) {
                                  {"nodes_per_second", rate},
                                  {"ratio_to_reference", ratio},
                                  {"device", device},
-                                 {"build", build}};
+                                 {"build", canopy::bench::build_kind()}};
                 std::printf("%s\n", j.dump().c_str());
             } else {
                 std::printf("%-6s %-16s %12llu %10.3f %14.0f %9.3fx\n", name.c_str(), run,

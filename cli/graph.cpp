@@ -69,6 +69,71 @@ struct timed_cycles {
     }
 };
 
+// The one printer both kinds of run share (BFS/SSSP and PageRank/colouring): each prints its own fields,
+// then these. R is either run_result: both carry the run's counts, device and stats.
+
+/// "run  ALGO STRATEGY [POLICY (CORE)] on BACKEND [(DEVICE, SCHEDULER scheduler, MODEL memory)]".
+template <class R>
+void print_run_line(const std::string& algorithm, const std::string& strategy, const std::string& policy,
+                    const std::string& core, const R& r) {
+    fmt::print("run        {} {} {}on {}{}\n", algorithm, strategy,
+               policy.empty() ? "" : policy + " (" + core + ") ", backend_name(),
+               r.device.empty()
+                   ? std::string()
+                   : fmt::format(" ({}{})", r.device,
+                                 r.scheduler.empty() ? std::string()
+                                                     : fmt::format(", {} scheduler, {} memory", r.scheduler,
+                                                                   r.memory_model)));
+}
+
+/// The counts, the timed cycles and the verdict, after a run's own text lines.
+template <class R>
+void print_text_tail(const R& r, const std::optional<bool>& validated, const std::string& validation,
+                     const timed_cycles& tc) {
+    fmt::print("iterations {}\nlaunches   {}\nbarriers   {}\ntasks      {}\n", r.iterations, r.launches,
+               r.barriers, r.tasks);
+    if (tc.on) {
+        fmt::print("{}", tc.line());
+    }
+    if (validated) {
+        fmt::print("validated  {}: {}\n", *validated ? "OK" : "FAILED", validation);
+    }
+}
+
+/// The verdict, the emulator's scheduler and memory model, the runtime's stats and the timed cycles,
+/// added to a run's own JSON fields; then the document.
+template <class R>
+void print_json_tail(nlohmann::json& j, const R& r, const std::optional<bool>& validated,
+                     const std::string& validation, const timed_cycles& tc) {
+    j["validated"] = validated ? nlohmann::json(*validated) : nlohmann::json(nullptr);
+    j["ok"] = !(validated && !*validated); // the one field a script checks (cli/main.cpp: failed runs)
+    if (validated && !*validated) {
+        j["reason"] = "validation failed: " + validation;
+    }
+    if (!r.scheduler.empty()) {
+        j["scheduler"] = r.scheduler;
+        j["memory_model"] = r.memory_model;
+    }
+    nlohmann::json s = nlohmann::json::object();
+    for (const auto& [k, v] : r.stats) {
+        s[k] = v;
+    }
+    j["stats"] = s;
+    if (tc.on) {
+        j["cycles"] = tc.to_json();
+    }
+    std::puts(j.dump(2).c_str());
+}
+
+/// 1 (a runtime error: the result is wrong) when validation failed, said on stderr too; else 0.
+int exit_status(const std::optional<bool>& validated, const std::string& validation) {
+    if (validated && !*validated) {
+        fmt::print(stderr, "canopy graph: validation FAILED: {}\n", validation);
+        return 1;
+    }
+    return 0;
+}
+
 struct input_graph {
     graph::csr_graph g;
     std::string description;
@@ -296,34 +361,10 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
         } else {
             j["colors"] = colors;
         }
-        j["validated"] = validated ? nlohmann::json(*validated) : nlohmann::json(nullptr);
-        j["ok"] = !(validated && !*validated); // the one field a script checks (cli/main.cpp: failed runs)
-        if (validated && !*validated) {
-            j["reason"] = "validation failed: " + validation;
-        }
-        if (!r.scheduler.empty()) {
-            j["scheduler"] = r.scheduler;
-            j["memory_model"] = r.memory_model;
-        }
-        nlohmann::json s = nlohmann::json::object();
-        for (const auto& [k, v] : r.stats) {
-            s[k] = v;
-        }
-        j["stats"] = s;
-        if (tc.on) {
-            j["cycles"] = tc.to_json();
-        }
-        std::puts(j.dump(2).c_str());
+        print_json_tail(j, r, validated, validation, tc);
     } else {
         fmt::print("graph      {}: {} vertices, {} arcs\n", in.description, n, in.g.num_edges());
-        fmt::print("run        {} {} {}on {}{}\n", o.algorithm, rs.strategy,
-                   policy.empty() ? "" : policy + " (" + core + ") ", backend_name(),
-                   r.device.empty()
-                       ? std::string()
-                       : fmt::format(" ({}{})", r.device,
-                                     r.scheduler.empty() ? std::string()
-                                                         : fmt::format(", {} scheduler, {} memory",
-                                                                       r.scheduler, r.memory_model)));
+        print_run_line(o.algorithm, rs.strategy, policy, core, r);
         if (pagerank) {
             fmt::print("damping    {}\ntolerance  {}\n", rs.damping,
                        tolerance > 0 ? fmt::format("{:g} (L1)", tolerance)
@@ -335,20 +376,9 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
             fmt::print("colors     {}\n", colors);
         }
         fmt::print("seconds    {:.3f}\n", r.seconds);
-        fmt::print("iterations {}\nlaunches   {}\nbarriers   {}\ntasks      {}\n", r.iterations, r.launches,
-                   r.barriers, r.tasks);
-        if (tc.on) {
-            fmt::print("{}", tc.line());
-        }
-        if (validated) {
-            fmt::print("validated  {}: {}\n", *validated ? "OK" : "FAILED", validation);
-        }
+        print_text_tail(r, validated, validation, tc);
     }
-    if (validated && !*validated) {
-        fmt::print(stderr, "canopy graph: validation FAILED: {}\n", validation);
-        return 1;
-    }
-    return 0;
+    return exit_status(validated, validation);
 }
 
 int run_graph_command(const graph_options& o) {
@@ -501,52 +531,17 @@ int run_graph_command(const graph_options& o) {
                             {"hash_weights", hashed},
                             {"backend", backend_name()},
                             {"device", r.device}};
-        j["validated"] = validated ? nlohmann::json(*validated) : nlohmann::json(nullptr);
-        j["ok"] = !(validated && !*validated); // the one field a script checks (cli/main.cpp: failed runs)
-        if (validated && !*validated) {
-            j["reason"] = "validation failed: " + validation;
-        }
-        if (!r.scheduler.empty()) {
-            j["scheduler"] = r.scheduler;
-            j["memory_model"] = r.memory_model;
-        }
-        nlohmann::json s = nlohmann::json::object();
-        for (const auto& [k, v] : r.stats) {
-            s[k] = v;
-        }
-        j["stats"] = s;
-        if (tc.on) {
-            j["cycles"] = tc.to_json();
-        }
-        std::puts(j.dump(2).c_str());
+        print_json_tail(j, r, validated, validation, tc);
     } else {
         fmt::print("graph      {}: {} vertices, {} arcs{}\n", in.description, n, in.g.num_edges(),
                    hashed ? " (hash weights)" : "");
-        fmt::print("run        {} {} {}on {}{}\n", o.algorithm, rs.strategy,
-                   policy.empty() ? "" : policy + " (" + core + ") ", backend_name(),
-                   r.device.empty()
-                       ? std::string()
-                       : fmt::format(" ({}{})", r.device,
-                                     r.scheduler.empty() ? std::string()
-                                                         : fmt::format(", {} scheduler, {} memory",
-                                                                       r.scheduler, r.memory_model)));
+        print_run_line(o.algorithm, rs.strategy, policy, core, r);
         fmt::print("source     {}\nreached    {}\n{}      {}\n", source, reached, sssp ? "max  " : "depth",
                    depth);
         fmt::print("seconds    {:.3f}\nteps       {:.4g}\n", r.seconds, teps);
-        fmt::print("iterations {}\nlaunches   {}\nbarriers   {}\ntasks      {}\n", r.iterations, r.launches,
-                   r.barriers, r.tasks);
-        if (tc.on) {
-            fmt::print("{}", tc.line());
-        }
-        if (validated) {
-            fmt::print("validated  {}: {}\n", *validated ? "OK" : "FAILED", validation);
-        }
+        print_text_tail(r, validated, validation, tc);
     }
-    if (validated && !*validated) {
-        fmt::print(stderr, "canopy graph: validation FAILED: {}\n", validation);
-        return 1;
-    }
-    return 0;
+    return exit_status(validated, validation);
 }
 
 } // namespace

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "canopy/emulator/work_item.hpp"
-#include "canopy/platform/error.hpp"
+#include "canopy/vocabulary/error.hpp"
 
 namespace canopy::emu {
 
@@ -59,6 +59,15 @@ std::uint64_t apply(mm_rmw op, std::uint64_t old, std::uint64_t v, unsigned size
 }
 
 std::size_t order_index(std::memory_order o) { return static_cast<std::size_t>(o); }
+
+/// One row of the RSP tables: its steps in order, with `between` after each but the last. Every step
+/// is its own transition of the RSP machine, so other work-items and the environment may act between
+/// any two of them (scoped_cache_model::between), never inside one.
+template <class Between, class First, class... Rest>
+void in_turn(Between&& between, First&& first, Rest&&... rest) {
+    first();
+    ((between(), rest()), ...);
+}
 
 } // namespace
 
@@ -936,32 +945,16 @@ void scoped_cache_model::store(work_item& w, const mm_access& a, std::uint64_t v
     if (a.remote) {
         if (scheme_ == rsp_scheme::proposed) {
             // row 6: LK_rmw DV; FLU_L1 DV; INV_L1 DV; ST; FLU_L1 WG; INV_L1 DV; UL_rmw DV
-            lock_rmw_all(w);
-            between(w);
-            flush_all(w);
-            between(w);
-            invalidate_all(w);
-            between(w);
-            l2_store(w, addr, a.size, value, mem);
-            between(w);
-            flush_own(w);
-            between(w);
-            invalidate_all(w);
-            between(w);
-            unlock_rmw_all(w);
+            in_turn([&] { between(w); }, [&] { lock_rmw_all(w); }, [&] { flush_all(w); },
+                    [&] { invalidate_all(w); }, [&] { l2_store(w, addr, a.size, value, mem); },
+                    [&] { flush_own(w); }, [&] { invalidate_all(w); }, [&] { unlock_rmw_all(w); });
             return;
         }
         // original row 6: LK_L2 x; FLU_L1 WG; ST; INV_L1 DV; UL_L2 x (bug 2: others' dirty increments
         // survive the invalidate and are flushed over the stored value)
-        lock_l2(w, addr);
-        between(w);
-        flush_own(w, mem);
-        between(w);
-        l2_store(w, addr, a.size, value, mem);
-        between(w);
-        invalidate_all(w);
-        between(w);
-        unlock_l2(addr);
+        in_turn([&] { between(w); }, [&] { lock_l2(w, addr); }, [&] { flush_own(w, mem); },
+                [&] { l2_store(w, addr, a.size, value, mem); }, [&] { invalidate_all(w); },
+                [&] { unlock_l2(addr); });
         return;
     }
     if (releases(a.order)) { // row 5: FLU_L1 WG; ST
@@ -1026,36 +1019,14 @@ std::uint64_t scoped_cache_model::rmw(work_item& w, const mm_access& a, mm_rmw o
         if (a.remote) {
             if (scheme_ == rsp_scheme::proposed) {
                 // row 9: LK_rmw DV; FLU_L1 DV; INV_L1 DV; INC_L2; FLU_L1 DV; INV_L1 DV; UL_rmw DV
-                lock_rmw_all(w);
-                between(w);
-                flush_all(w);
-                between(w);
-                invalidate_all(w);
-                between(w);
-                old = at_l2();
-                between(w);
-                flush_all(w);
-                between(w);
-                invalidate_all(w);
-                between(w);
-                unlock_rmw_all(w);
+                in_turn([&] { between(w); }, [&] { lock_rmw_all(w); }, [&] { flush_all(w); },
+                        [&] { invalidate_all(w); }, [&] { old = at_l2(); }, [&] { flush_all(w); },
+                        [&] { invalidate_all(w); }, [&] { unlock_rmw_all(w); });
             } else {
                 // original row 9: LK_rmw DV; LK_L2 x; FLU_L1 DV; INV_L1 WG; INC_L2; INV_L1 DV; UL_L2; UL_rmw
-                lock_rmw_all(w);
-                between(w);
-                lock_l2(w, addr);
-                between(w);
-                flush_all(w);
-                between(w);
-                invalidate_own(w);
-                between(w);
-                old = at_l2();
-                between(w);
-                invalidate_all(w);
-                between(w);
-                unlock_l2(addr);
-                between(w);
-                unlock_rmw_all(w);
+                in_turn([&] { between(w); }, [&] { lock_rmw_all(w); }, [&] { lock_l2(w, addr); },
+                        [&] { flush_all(w); }, [&] { invalidate_own(w); }, [&] { old = at_l2(); },
+                        [&] { invalidate_all(w); }, [&] { unlock_l2(addr); }, [&] { unlock_rmw_all(w); });
             }
         } else {
             if (releases(a.order)) { // row 8: FLU_L1 WG; INC_L2; INV_L1 WG

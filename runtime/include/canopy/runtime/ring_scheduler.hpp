@@ -185,22 +185,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         unsigned kind = detail::pk_done;
         bool idle = false;
         const bool in_time = spin_until_bounded([&] {
-            if (failed(status())) {
-                kind = detail::pk_done;
+            if (base::pick_before_queues(*this, wg, sg, ph, pt, pending, cnt, kind)) {
                 return true;
-            }
-            if constexpr (traits::steal_emulated) {
-                service_request(wg, cnt);
-            }
-            if (pt != ph) {
-                kind = detail::pk_private;
-                return true;
-            }
-            if constexpr (traits::steal_emulated) {
-                if (mailbox_granted(sg, pending)) {
-                    kind = detail::pk_mailbox;
-                    return true;
-                }
             }
             queues::ring_span s = wq.template reserve_pop<wg_access>(1);
             if (s.n != 0) {

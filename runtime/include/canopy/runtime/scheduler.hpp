@@ -239,6 +239,34 @@ template <policy P, class... Tasks> struct scheduler {
         }
     }
 
+    /// The checks every core's pick makes before it looks at a shared queue, in this order: a failed
+    /// run stops every sub-group; under steal-emulated the work-group first serves a thief's request
+    /// (so a thief never waits on a victim that is busy polling); then the sub-group's own private
+    /// queue; then a granted mailbox. True with `kind` set when one of them decides. `self` is the
+    /// calling core: its service_request serves its own queues (ring_scheduler hides the locked one).
+    template <class Self>
+    CANOPY_DEVICE static bool pick_before_queues(const Self& self, unsigned wg, unsigned sg, unsigned ph,
+                                                 unsigned pt, bool& pending, unsigned* cnt, unsigned& kind) {
+        if (failed(self.status())) {
+            kind = detail::pk_done;
+            return true;
+        }
+        if constexpr (traits::steal_emulated) {
+            self.service_request(wg, cnt);
+        }
+        if (pt != ph) {
+            kind = detail::pk_private;
+            return true;
+        }
+        if constexpr (traits::steal_emulated) {
+            if (self.mailbox_granted(sg, pending)) {
+                kind = detail::pk_mailbox;
+                return true;
+            }
+        }
+        return false;
+    }
+
     /// Leader: chooses the next front. Holds the source queue's lock on return for pk_workgroup/pk_device.
     CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned ph, unsigned pt,
                                 unsigned& aux, bool& pending, unsigned& cursor, unsigned* cnt) const {
@@ -248,22 +276,8 @@ template <policy P, class... Tasks> struct scheduler {
         // Bounded (platform/spin.hpp): on a GPU debug build a sub-group that waits past the bound for
         // work reports it instead of hanging the kernel; the run then fails with the queues' state.
         const bool in_time = spin_until_bounded([&] {
-            if (failed(status())) {
-                kind = detail::pk_done;
+            if (pick_before_queues(*this, wg, sg, ph, pt, pending, cnt, kind)) {
                 return true;
-            }
-            if constexpr (traits::steal_emulated) {
-                service_request(wg, cnt);
-            }
-            if (pt != ph) {
-                kind = detail::pk_private;
-                return true;
-            }
-            if constexpr (traits::steal_emulated) {
-                if (mailbox_granted(sg, pending)) {
-                    kind = detail::pk_mailbox;
-                    return true;
-                }
             }
             if (wq.size_hint<wg_access>() > 0 && wq.try_lock<wg_access>()) {
                 if (wq.size_locked<wg_access>() > 0) {

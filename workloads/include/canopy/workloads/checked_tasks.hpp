@@ -10,6 +10,7 @@
 
 #include "canopy/platform/platform.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/fib_tasks.hpp"
 
 namespace canopy::workloads::checked {
 
@@ -110,33 +111,6 @@ inline tree_result run_tree(const runtime::config& c, unsigned n, unsigned arity
     out.bad_checksum = e[0];
     out.bad_id = e[1];
     return out;
-}
-
-struct fib_args {
-    unsigned n;
-};
-struct fib_task {
-    using payload = fib_args;
-    unsigned* leaves;
-    template <class Ctx> CANOPY_DEVICE void operator()(const fib_args& p, Ctx& ctx) const {
-        if (p.n < 2) {
-            atomic_ref<unsigned, scope::device>(*leaves).fetch_add(1, std::memory_order_relaxed);
-            return;
-        }
-        ctx.template spawn<fib_task>({p.n - 1});
-        ctx.template spawn<fib_task>({p.n - 2});
-    }
-};
-
-/// Leaves of the fib(n) call tree (fib(0) and fib(1) are leaves): Fibonacci(n + 1).
-inline unsigned fib_leaves(unsigned n) {
-    unsigned a = 1, b = 1; // L(0), L(1)
-    for (unsigned i = 1; i < n; ++i) {
-        const unsigned c = a + b;
-        a = b;
-        b = c;
-    }
-    return b;
 }
 
 inline unsigned run_fib(const runtime::config& c, unsigned n, runtime::stats* s = nullptr) {

@@ -195,13 +195,19 @@ CANOPY_DEVICE void gc_release(Ctx& ctx, const gc_args& a, vertex_id v, edge_id l
         }
         return;
     }
-    const edge_id want = (n + fan_out - 1) / fan_out;
-    const edge_id pieces = want < fan_out ? want : fan_out;
-    const edge_id chunk = (n + pieces - 1) / pieces;
-    for (edge_id b = lo; b < hi; b += chunk) {
-        ctx.template spawn<gc_range_task>(gc_range_payload{b, b + chunk < hi ? b + chunk : hi, v});
-    }
+    split_range(lo, hi, [&](edge_id b, edge_id e) {
+        ctx.template spawn<gc_range_task>(gc_range_payload{b, e, v});
+    });
 }
+
+/// A piece of a long adjacency list, split off by gc_release.
+struct gc_range_task {
+    using payload = gc_range_payload;
+    gc_args a;
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
+        gc_release(ctx, a, x.v, x.lo, x.hi);
+    }
+};
 
 struct gc_vertex_task {
     using payload = gc_vertex_payload;
@@ -236,23 +242,15 @@ struct gc_vertex_task {
     }
 };
 
-struct gc_range_task {
-    using payload = gc_range_payload;
-    gc_args a;
-    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
-        gc_release(ctx, a, x.v, x.lo, x.hi);
-    }
-};
-
 /// The seeds: the vertices with no higher-priority neighbour (recomputed from the graph, not read from
 /// the counters, which running tasks may already be decrementing), split like a range.
 struct gc_seeds_task {
     using payload = gc_seeds_payload;
     gc_args a;
     template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
-        const vertex_id n = x.hi - x.lo;
-        if (n <= fan_out) {
-            for (vertex_id v = x.lo; v < x.hi; ++v) {
+        each_or_split(
+            x.lo, x.hi,
+            [&](vertex_id v) {
                 bool first = true;
                 for (edge_id e = a.g.begin(v); e < a.g.end(v) && first; ++e) {
                     const vertex_id w = a.g.target(e);
@@ -261,15 +259,10 @@ struct gc_seeds_task {
                 if (first) {
                     ctx.template spawn<gc_vertex_task>(gc_vertex_payload{v});
                 }
-            }
-            return;
-        }
-        const vertex_id want = (n + fan_out - 1) / fan_out;
-        const vertex_id pieces = want < fan_out ? want : fan_out;
-        const vertex_id chunk = (n + pieces - 1) / pieces;
-        for (vertex_id b = x.lo; b < x.hi; b += chunk) {
-            ctx.template spawn<gc_seeds_task>(gc_seeds_payload{b, b + chunk < x.hi ? b + chunk : x.hi});
-        }
+            },
+            [&](vertex_id b, vertex_id e) {
+                ctx.template spawn<gc_seeds_task>(gc_seeds_payload{b, e});
+            });
     }
 };
 
@@ -312,18 +305,9 @@ inline run_result<std::uint32_t> color_persistent(const csr_view& g, const run_o
     counts.fill_zero();
     device_buffer<unsigned> iterations(1);
     iterations.fill_zero();
-    const unsigned grid = sync::persistent_grid<jp_persistent>(o.block);
-    if (grid == 0) {
-        throw error("canopy graph: a persistent kernel of " + std::to_string(o.block) +
-                    " work-items per work-group cannot launch on this device");
-    }
-    sync::discovery_context dctx(grid);
-    sync::xf_barrier_state bar(grid);
-    launch_config cfg;
-    cfg.block = o.block;
-    cfg.grid = grid;
-    r.workgroups = sync::launch_persistent(
-        cfg, dctx, jp_persistent{g, color.data(), counts.data(), iterations.data(), bar.barrier()});
+    r.workgroups = launch_persistent_phases<jp_persistent>(o.block, [&](sync::xf_barrier barrier) {
+        return jp_persistent{g, color.data(), counts.data(), iterations.data(), barrier};
+    });
     r.launches = 1;
     unsigned its = 0;
     iterations.download(&its, 1);

@@ -266,12 +266,9 @@ CANOPY_DEVICE void pr_push_range(Ctx& ctx, const pr_args& a, edge_id lo, edge_id
         }
         return;
     }
-    const edge_id want = (n + fan_out - 1) / fan_out;
-    const edge_id pieces = want < fan_out ? want : fan_out;
-    const edge_id chunk = (n + pieces - 1) / pieces;
-    for (edge_id b = lo; b < hi; b += chunk) {
-        ctx.template spawn<pr_range_task>(pr_range_payload{b, b + chunk < hi ? b + chunk : hi, share});
-    }
+    split_range(lo, hi, [&](edge_id b, edge_id e) {
+        ctx.template spawn<pr_range_task>(pr_range_payload{b, e, share});
+    });
 }
 
 struct pr_vertex_task {
@@ -311,9 +308,9 @@ struct pr_seeds_task {
     using payload = pr_seeds_payload;
     pr_args a;
     template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
-        const vertex_id n = x.hi - x.lo;
-        if (n <= fan_out) {
-            for (vertex_id w = x.lo; w < x.hi; ++w) {
+        each_or_split(
+            x.lo, x.hi,
+            [&](vertex_id w) {
                 // Relaxed: a stale read only adds a duplicate task (which takes little or nothing) or
                 // skips a vertex whose residual was taken (a crossing spawns it again).
                 if (atomic_ref<rank_fixed, scope::device>(a.residual[w]).load(std::memory_order_relaxed) >=
@@ -322,15 +319,10 @@ struct pr_seeds_task {
                             .exchange(1u, std::memory_order_release) == 0) {
                     ctx.template spawn<pr_vertex_task>(pr_vertex_payload{w});
                 }
-            }
-            return;
-        }
-        const vertex_id want = (n + fan_out - 1) / fan_out;
-        const vertex_id pieces = want < fan_out ? want : fan_out;
-        const vertex_id chunk = (n + pieces - 1) / pieces;
-        for (vertex_id b = x.lo; b < x.hi; b += chunk) {
-            ctx.template spawn<pr_seeds_task>(pr_seeds_payload{b, b + chunk < x.hi ? b + chunk : x.hi});
-        }
+            },
+            [&](vertex_id b, vertex_id e) {
+                ctx.template spawn<pr_seeds_task>(pr_seeds_payload{b, e});
+            });
     }
 };
 
@@ -393,21 +385,19 @@ inline run_result<double> pagerank_persistent(const csr_view& g, const pagerank_
     sums.fill_zero();
     device_buffer<unsigned> iterations(1);
     iterations.fill_zero();
-    const unsigned grid = sync::persistent_grid<pr_persistent_phases>(o.block);
-    if (grid == 0) {
-        throw error("canopy graph: a persistent kernel of " + std::to_string(o.block) +
-                    " work-items per work-group cannot launch on this device");
-    }
-    sync::discovery_context dctx(grid);
-    sync::xf_barrier_state bar(grid);
-    launch_config cfg;
-    cfg.block = o.block;
-    cfg.grid = grid;
-    r.workgroups = sync::launch_persistent(
-        cfg, dctx,
-        pr_persistent_phases{g, rank.data(), acc.data(), sums.data(), sums.data() + 2, iterations.data(),
-                             d_fx, teleport_share(d_fx, g.num_vertices), tolerance_fixed(p.tolerance),
-                             p.iterations, bar.barrier()});
+    r.workgroups = launch_persistent_phases<pr_persistent_phases>(o.block, [&](sync::xf_barrier barrier) {
+        return pr_persistent_phases{g,
+                                    rank.data(),
+                                    acc.data(),
+                                    sums.data(),
+                                    sums.data() + 2,
+                                    iterations.data(),
+                                    d_fx,
+                                    teleport_share(d_fx, g.num_vertices),
+                                    tolerance_fixed(p.tolerance),
+                                    p.iterations,
+                                    barrier};
+    });
     r.launches = 1;
     unsigned its = 0;
     iterations.download(&its, 1);

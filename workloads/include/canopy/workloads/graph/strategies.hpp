@@ -86,6 +86,34 @@ inline strategy parse_strategy(const std::string& s) {
 /// vertex of them in one task.
 inline constexpr unsigned fan_out = 16;
 
+/// Splits [lo, hi) into at most fan_out pieces of at least fan_out items each and calls piece(b, e) on
+/// each, in order: a range just above fan_out splits in two, not into fan_out slivers (4elt's degrees of
+/// 9..17 split into 1-arc ranges were 4 range tasks per vertex), and a huge range splits into a tree of
+/// depth log_fan_out(size). Every task that walks a range too long for one task (an adjacency list, a
+/// block of seed vertices) spawns its pieces through this one rule.
+template <class Index, class Piece> CANOPY_DEVICE void split_range(Index lo, Index hi, Piece&& piece) {
+    const Index n = hi - lo;
+    const Index want = (n + fan_out - 1) / fan_out;
+    const Index pieces = want < fan_out ? want : fan_out;
+    const Index chunk = (n + pieces - 1) / pieces;
+    for (Index b = lo; b < hi; b += chunk) {
+        piece(b, b + chunk < hi ? b + chunk : hi);
+    }
+}
+
+/// A range of at most fan_out items runs each(i) on every item in this task; a longer one is split
+/// (split_range) and piece(b, e) spawns a task for each piece.
+template <class Index, class Each, class Piece>
+CANOPY_DEVICE void each_or_split(Index lo, Index hi, Each&& each, Piece&& piece) {
+    if (hi - lo <= fan_out) {
+        for (Index i = lo; i < hi; ++i) {
+            each(i);
+        }
+        return;
+    }
+    split_range(lo, hi, piece);
+}
+
 /// The tasks strategy's default round width, measured on the emulator (parallel scheduler, tiny;
 /// seconds for mdual.graph / Kronecker SCALE 16 from its hub; docs/graph.md): BFS 1: 1.3 / 0.7, 2:
 /// 1.4 / 1.2; SSSP 4: 5.3 / 1.1, 32: 5.1 / 16; one round: >300 s on mdual's BFS. Narrow rounds win there
@@ -342,16 +370,9 @@ CANOPY_DEVICE void relax_range(Ctx& ctx, const task_args<P, S>& a, vertex_id v, 
         }
         return;
     }
-    // At most fan_out pieces of at least fan_out arcs each: a degree just above fan_out splits in
-    // two, not into fan_out slivers (4elt's degrees of 9..17 split into 1-arc ranges were 4 range
-    // tasks per vertex); a huge adjacency list splits into a tree of depth log_fan_out(degree).
-    const edge_id want = (n + fan_out - 1) / fan_out;
-    const edge_id pieces = want < fan_out ? want : fan_out;
-    const edge_id chunk = (n + pieces - 1) / pieces;
-    for (edge_id b = lo; b < hi; b += chunk) {
-        ctx.template spawn<range_task<P, S>>(range_payload<L>{b, b + chunk < hi ? b + chunk : hi, lv, v},
-                                             priority_of(lv));
-    }
+    split_range(lo, hi, [&](edge_id b, edge_id e) {
+        ctx.template spawn<range_task<P, S>>(range_payload<L>{b, e, lv, v}, priority_of(lv));
+    });
 }
 
 template <class P, scope S> struct vertex_task {
@@ -372,22 +393,17 @@ template <class P, scope S> struct seeds_task {
     using payload = seeds_payload;
     task_args<P, S> a;
     template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
-        const unsigned n = x.hi - x.lo;
-        if (n <= fan_out) {
-            for (unsigned i = x.lo; i < x.hi; ++i) {
+        each_or_split(
+            x.lo, x.hi,
+            [&](unsigned i) {
                 const vertex_id w = ld(&a.seeds[i]); // written by the previous launch
                 if (atomic_ref<unsigned, S>(a.pending[w]).exchange(1u, std::memory_order_release) == 0) {
                     ctx.template spawn<vertex_task<P, S>>(vertex_payload{w});
                 }
-            }
-            return;
-        }
-        const unsigned want = (n + fan_out - 1) / fan_out;
-        const unsigned pieces = want < fan_out ? want : fan_out;
-        const unsigned chunk = (n + pieces - 1) / pieces;
-        for (unsigned b = x.lo; b < x.hi; b += chunk) {
-            ctx.template spawn<seeds_task<P, S>>(seeds_payload{b, b + chunk < x.hi ? b + chunk : x.hi});
-        }
+            },
+            [&](unsigned b, unsigned e) {
+                ctx.template spawn<seeds_task<P, S>>(seeds_payload{b, e});
+            });
     }
 };
 
@@ -408,18 +424,52 @@ inline double since(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+/// The level-synchronous strategies' device state: the labels (the source at 0, every other vertex
+/// unreached), the per-round stamps that elect one appender per vertex (zero: no round yet), and two
+/// frontier queues of |V| entries, the first holding the source.
+template <class L> struct frontier_buffers {
+    device_buffer<L> labels;
+    device_buffer<unsigned> stamps;
+    device_buffer<vertex_id> q0, q1;
+    frontier_buffers(vertex_id n, vertex_id source, L unreached)
+        : labels(initial_labels(n, source, unreached)), stamps(n), q0(n), q1(n) {
+        stamps.fill_zero();
+        q0.upload(&source, 1);
+    }
+
+  private:
+    static std::vector<L> initial_labels(vertex_id n, vertex_id source, L unreached) {
+        std::vector<L> init(n, unreached);
+        init[source] = 0;
+        return init;
+    }
+};
+
+/// Launches Body as a persistent kernel on every work-group that can be resident at once (occupancy
+/// discovery inside the kernel, one XF barrier between phases); make(barrier) builds the body around
+/// the barrier's handle. Returns the work-groups that took part. A block size that cannot launch even
+/// one resident work-group is a usage error, said before anything runs.
+template <class Body, class Make> unsigned launch_persistent_phases(unsigned block, Make&& make) {
+    const unsigned grid = sync::persistent_grid<Body>(block);
+    if (grid == 0) {
+        throw error("canopy graph: a persistent kernel of " + std::to_string(block) +
+                    " work-items per work-group cannot launch on this device");
+    }
+    sync::discovery_context dctx(grid);
+    sync::xf_barrier_state bar(grid);
+    launch_config cfg;
+    cfg.block = block;
+    cfg.grid = grid;
+    return sync::launch_persistent(cfg, dctx, make(bar.barrier()));
+}
+
 template <class P>
 run_result<typename P::label> run_multi_kernel(const csr_view& g, vertex_id source, const run_options& o) {
     using L = typename P::label;
     run_result<L> r;
-    std::vector<L> init(g.num_vertices, P::unreached);
-    init[source] = 0;
     const auto t0 = std::chrono::steady_clock::now();
-    device_buffer<L> labels(init);
-    device_buffer<unsigned> stamps(g.num_vertices);
-    stamps.fill_zero();
-    device_buffer<vertex_id> q0(g.num_vertices), q1(g.num_vertices);
-    q0.upload(&source, 1);
+    frontier_buffers<L> f(g.num_vertices, source, P::unreached);
+    auto& [labels, stamps, q0, q1] = f;
     device_buffer<unsigned> next_count(1);
     const unsigned resident = max_resident_blocks<phase_kernel<P>>(o.block);
     vertex_id* cur = q0.data();
@@ -446,36 +496,18 @@ template <class P>
 run_result<typename P::label> run_persistent(const csr_view& g, vertex_id source, const run_options& o) {
     using L = typename P::label;
     run_result<L> r;
-    std::vector<L> init(g.num_vertices, P::unreached);
-    init[source] = 0;
     const auto t0 = std::chrono::steady_clock::now();
-    device_buffer<L> labels(init);
-    device_buffer<unsigned> stamps(g.num_vertices);
-    stamps.fill_zero();
-    device_buffer<vertex_id> q0(g.num_vertices), q1(g.num_vertices);
-    q0.upload(&source, 1);
+    frontier_buffers<L> f(g.num_vertices, source, P::unreached);
+    auto& [labels, stamps, q0, q1] = f;
     device_buffer<unsigned> counts(std::vector<unsigned>{1u, 0u, 0u});
     device_buffer<unsigned> iterations(1);
     iterations.fill_zero();
     using body = persistent_phases<P>;
-    const unsigned grid = sync::persistent_grid<body>(o.block);
-    if (grid == 0) {
-        throw error("canopy graph: a persistent kernel of " + std::to_string(o.block) +
-                    " work-items per work-group cannot launch on this device");
-    }
-    sync::discovery_context dctx(grid);
-    sync::xf_barrier_state bar(grid);
-    launch_config cfg;
-    cfg.block = o.block;
-    cfg.grid = grid;
-    r.workgroups = sync::launch_persistent(cfg, dctx,
-                                           body{g,
-                                                labels.data(),
-                                                stamps.data(),
-                                                {q0.data(), q1.data()},
-                                                counts.data(),
-                                                iterations.data(),
-                                                bar.barrier()});
+    r.workgroups = launch_persistent_phases<body>(o.block, [&](sync::xf_barrier barrier) {
+        return body{
+            g,      labels.data(), stamps.data(), {q0.data(), q1.data()}, counts.data(), iterations.data(),
+            barrier};
+    });
     r.launches = 1;
     unsigned phases = 0;
     iterations.download(&phases, 1);

@@ -16,76 +16,95 @@
 
 namespace canopy {
 
-/// An in-order queue of launches. Move-only; a moved-from stream stands for the default stream.
-class stream {
+namespace detail::gpu {
+
+/// Owns one vendor handle (a stream, an event): move-only, a moved-from owner holds nullptr, and the
+/// destructor hands the handle to Destroy. A destructor cannot report, so Destroy's status is dropped:
+/// the handle is gone either way.
+template <class Handle, class Destroy> class unique_handle {
   public:
-    stream() { CANOPY_CHECK(CANOPY_GPU_API(StreamCreate)(&s_)); }
-    stream(stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
-    stream& operator=(stream&& o) noexcept {
+    unique_handle() = default;
+    explicit unique_handle(Handle h) noexcept : h_(h) {}
+    unique_handle(unique_handle&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+    unique_handle& operator=(unique_handle&& o) noexcept {
         if (this != &o) {
             reset();
-            s_ = std::exchange(o.s_, nullptr);
+            h_ = std::exchange(o.h_, nullptr);
         }
         return *this;
     }
-    stream(const stream&) = delete;
-    stream& operator=(const stream&) = delete;
-    ~stream() { reset(); }
+    unique_handle(const unique_handle&) = delete;
+    unique_handle& operator=(const unique_handle&) = delete;
+    ~unique_handle() { reset(); }
 
-    /// Waits until everything queued on the stream has finished; throws on a failed kernel.
-    void synchronize() { CANOPY_CHECK(CANOPY_GPU_API(StreamSynchronize)(s_)); }
-
-    /// The vendor's stream handle, for platform/ code only.
-    void* native_handle() const noexcept { return s_; }
+    Handle get() const noexcept { return h_; }
 
   private:
     void reset() noexcept {
-        if (s_ != nullptr) {
-            // A destructor cannot report; the stream is gone either way.
-            static_cast<void>(CANOPY_GPU_API(StreamDestroy)(s_));
-            s_ = nullptr;
+        if (h_ != nullptr) {
+            Destroy{}(h_);
+            h_ = nullptr;
         }
     }
-    detail::gpu::stream_t s_ = nullptr;
+    Handle h_ = nullptr;
+};
+
+struct stream_destroy {
+    void operator()(stream_t s) const noexcept { static_cast<void>(CANOPY_GPU_API(StreamDestroy)(s)); }
+};
+struct event_destroy {
+    void operator()(event_t e) const noexcept { static_cast<void>(CANOPY_GPU_API(EventDestroy)(e)); }
+};
+
+inline stream_t new_stream() {
+    stream_t s = nullptr;
+    CANOPY_CHECK(CANOPY_GPU_API(StreamCreate)(&s));
+    return s;
+}
+inline event_t new_event() {
+    event_t e = nullptr;
+    CANOPY_CHECK(CANOPY_GPU_API(EventCreate)(&e));
+    return e;
+}
+
+} // namespace detail::gpu
+
+/// An in-order queue of launches. Move-only; a moved-from stream stands for the default stream.
+class stream {
+  public:
+    stream() : s_(detail::gpu::new_stream()) {}
+
+    /// Waits until everything queued on the stream has finished; throws on a failed kernel.
+    void synchronize() { CANOPY_CHECK(CANOPY_GPU_API(StreamSynchronize)(s_.get())); }
+
+    /// The vendor's stream handle, for platform/ code only.
+    void* native_handle() const noexcept { return s_.get(); }
+
+  private:
+    detail::gpu::unique_handle<detail::gpu::stream_t, detail::gpu::stream_destroy> s_;
 };
 
 /// A timestamp in a stream. Move-only.
 class event {
   public:
-    event() { CANOPY_CHECK(CANOPY_GPU_API(EventCreate)(&e_)); }
-    event(event&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
-    event& operator=(event&& o) noexcept {
-        if (this != &o) {
-            reset();
-            e_ = std::exchange(o.e_, nullptr);
-        }
-        return *this;
-    }
-    event(const event&) = delete;
-    event& operator=(const event&) = delete;
-    ~event() { reset(); }
+    event() : e_(detail::gpu::new_event()) {}
 
     /// Marks the point in `s` reached once everything queued on it so far has finished.
     void record(stream& s) {
-        CANOPY_CHECK(CANOPY_GPU_API(EventRecord)(e_, static_cast<detail::gpu::stream_t>(s.native_handle())));
+        CANOPY_CHECK(
+            CANOPY_GPU_API(EventRecord)(e_.get(), static_cast<detail::gpu::stream_t>(s.native_handle())));
     }
     /// Waits until the recorded point has been reached.
-    void synchronize() { CANOPY_CHECK(CANOPY_GPU_API(EventSynchronize)(e_)); }
+    void synchronize() { CANOPY_CHECK(CANOPY_GPU_API(EventSynchronize)(e_.get())); }
     /// Milliseconds from `start` to this event; both must have been recorded and reached.
     float elapsed_ms(const event& start) const {
         float ms = 0.0F;
-        CANOPY_CHECK(CANOPY_GPU_API(EventElapsedTime)(&ms, start.e_, e_));
+        CANOPY_CHECK(CANOPY_GPU_API(EventElapsedTime)(&ms, start.e_.get(), e_.get()));
         return ms;
     }
 
   private:
-    void reset() noexcept {
-        if (e_ != nullptr) {
-            static_cast<void>(CANOPY_GPU_API(EventDestroy)(e_));
-            e_ = nullptr;
-        }
-    }
-    detail::gpu::event_t e_ = nullptr;
+    detail::gpu::unique_handle<detail::gpu::event_t, detail::gpu::event_destroy> e_;
 };
 
 /// Waits until all work on the device has finished; throws on a failed kernel.
