@@ -1,4 +1,5 @@
-// canopy graph: the bridge to the graph strategies (device-compiled; graph_backend.hpp).
+// canopy graph: the bridge to the graph strategies (device-compiled; graph_backend.hpp). The runs of
+// each algorithm are in graph_backend_<algo>.cpp, which compile in parallel.
 #include "graph_backend.hpp"
 
 #include <string>
@@ -6,9 +7,8 @@
 #include "backend.hpp"
 #include "canopy/platform/platform.hpp"
 #include "canopy/runtime/runtime.hpp"
-#include "canopy/workloads/graph/coloring.hpp"
-#include "canopy/workloads/graph/pagerank.hpp"
 #include "canopy/workloads/graph/strategies.hpp"
+#include "graph_backend_parts.hpp"
 
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/emulator/launch.hpp"
@@ -17,44 +17,6 @@
 namespace canopy::cli {
 
 namespace graph = workloads::graph;
-
-namespace {
-template <class R> void copy_counts(graph_device_outcome& o, const R& r) {
-    o.iterations = r.iterations;
-    o.launches = r.launches;
-    o.barriers = r.barriers;
-    o.tasks = r.tasks;
-    o.workgroups = r.workgroups;
-    o.seconds = r.seconds;
-    const runtime::stats& st = r.stats;
-    if (r.tasks != 0) {
-        auto add = [&](const std::string& k, unsigned long long v) { o.stats.emplace_back(k, v); };
-        add("workgroups", st.workgroups);
-        add("participants", st.participants);
-        add("subgroups", st.subgroups);
-        for (unsigned l = 0; l < runtime::num_levels; ++l) {
-            add(std::string("tasks_") + runtime::level_name(l), st.tasks[l]);
-        }
-        add("tasks_spawned", st.tasks_spawned);
-        add("partial_fronts", st.partial_fronts);
-        add("donations_to_workgroup", st.donations_to_workgroup);
-        add("donations_to_device", st.donations_to_device);
-        add("steal_requests", st.steal_requests);
-        add("steals_received", st.steals_received);
-        for (unsigned l = 0; l < runtime::num_levels; ++l) {
-            add(std::string("fronts_") + runtime::level_name(l), st.fronts[l]);
-        }
-        // The last launch's scoped-cache counters (zero without --memory-model scoped): where the
-        // modelled time of a tasks run goes.
-        add("flushes", st.flushes);
-        add("invalidations", st.invalidations);
-        add("lines_written_back", st.lines_written_back);
-        add("remote_ops", st.remote_ops);
-        add("cycles_total", st.cycles_total);
-        add("cycles_max_cu", st.cycles_max_cu);
-    }
-}
-} // namespace
 
 graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_t source,
                                          const graph_run_settings& s) {
@@ -77,31 +39,19 @@ graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_
     }
     const graph::device_graph dg(g);
     graph_device_outcome out;
-    out.core = std::string(runtime::to_string(o.tasks.queues)) + " " + runtime::to_string(o.tasks.order);
     if (s.algorithm == "bfs") {
-        auto r = graph::run<graph::bfs_problem>(dg.view(), source, o);
-        copy_counts(out, r);
-        out.levels = std::move(r.labels);
+        out = graph_parts::bfs(dg.view(), source, o);
     } else if (s.algorithm == "sssp") {
-        auto r = graph::run<graph::sssp_problem>(dg.view(), source, o);
-        copy_counts(out, r);
-        out.distances.assign(r.labels.begin(), r.labels.end());
+        out = graph_parts::sssp(dg.view(), source, o);
     } else if (s.algorithm == "pagerank") {
-        graph::pagerank_options p;
-        p.damping = s.damping;
-        p.iterations = s.iterations;
-        p.tolerance = s.tolerance;
-        auto r = graph::run_pagerank(dg.view(), p, o);
-        copy_counts(out, r);
-        out.ranks = std::move(r.labels);
+        out = graph_parts::pagerank(dg.view(), s, o);
     } else if (s.algorithm == "color") {
-        auto r = graph::run_color(dg.view(), o);
-        copy_counts(out, r);
-        out.colors = std::move(r.labels);
+        out = graph_parts::color(dg.view(), o);
     } else {
         throw error("canopy graph: unknown algorithm '" + s.algorithm +
                     "' (valid: bfs, sssp, pagerank, color)");
     }
+    out.core = std::string(runtime::to_string(o.tasks.queues)) + " " + runtime::to_string(o.tasks.order);
     out.device = query_device().name;
 #if defined(CANOPY_BACKEND_CPU)
     const auto& rep = emu::last_report();

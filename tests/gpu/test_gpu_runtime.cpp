@@ -1,0 +1,54 @@
+// canopy_gpu_tests: the task runtime under every policy and core (fib, checksummed trees) (gpu_cases.hpp says
+// what the binary holds and why).
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/checked_tasks.hpp"
+#include "gpu_cases.hpp"
+
+namespace {
+
+using namespace canopy_gpu_tests;
+namespace checked = canopy::workloads::checked;
+
+TEST(GpuRuntime, FibIsExactUnderEveryPolicyAndCore) {
+    const unsigned n = emulated ? 11 : 22;
+    for (const core_case& k : cores()) {
+        SCOPED_TRACE(name(k));
+        canopy::device_buffer<unsigned> leaves(1);
+        leaves.fill_zero();
+        rt::task_set<checked::fib_task> ts{checked::fib_task{leaves.data()}};
+        ts.seed<checked::fib_task>({n});
+        const rt::stats s = ts.run(config_of(k));
+        const unsigned want = checked::fib_leaves(n); // Fibonacci(n + 1), by recurrence on the host
+        EXPECT_EQ(leaves.to_vector()[0], want);
+        EXPECT_EQ(s.total_tasks(), 2ull * want - 1);
+    }
+}
+
+TEST(GpuRuntime, EveryTaskOfATreeRunsExactlyOnce) {
+    // run_tree: every task checks its payload's checksum and records its id (checked_tasks.hpp).
+    const unsigned n = emulated ? 600 : 200000;
+    for (const core_case& k : cores()) {
+        for (bool unbalanced : {false, true}) {
+            SCOPED_TRACE(name(k) + (unbalanced ? " unbalanced" : " balanced"));
+            rt::config c = config_of(k);
+            c.staging_capacity = 64;
+            unsigned tasks = n;
+            if (unbalanced) {
+                // One task spawns all the others: a staging buffer of that many tasks per lane, so a
+                // plain grid of a few work-groups keeps the staging memory small.
+                tasks = 320;
+                c.staging_capacity = tasks;
+                c.persistent = false;
+                c.grid = emulated ? 4 : 64;
+            }
+            const auto r = checked::run_tree(c, tasks, unbalanced ? 0 : 3, unbalanced);
+            EXPECT_TRUE(r.exactly_once()) << "bad checksums " << r.bad_checksum << ", bad ids " << r.bad_id;
+        }
+    }
+}
+
+} // namespace
