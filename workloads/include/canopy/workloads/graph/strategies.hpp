@@ -469,7 +469,11 @@ run_result<typename P::label> run_multi_kernel(const csr_view& g, vertex_id sour
     run_result<L> r;
     const auto t0 = std::chrono::steady_clock::now();
     frontier_buffers<L> f(g.num_vertices, source, P::unreached);
-    auto& [labels, stamps, q0, q1] = f;
+    // Plain references, not a structured binding: clang 14 (hipcc) cannot capture one in a lambda.
+    auto& labels = f.labels;
+    auto& stamps = f.stamps;
+    auto& q0 = f.q0;
+    auto& q1 = f.q1;
     device_buffer<unsigned> next_count(1);
     const unsigned resident = max_resident_blocks<phase_kernel<P>>(o.block);
     vertex_id* cur = q0.data();
@@ -498,7 +502,11 @@ run_result<typename P::label> run_persistent(const csr_view& g, vertex_id source
     run_result<L> r;
     const auto t0 = std::chrono::steady_clock::now();
     frontier_buffers<L> f(g.num_vertices, source, P::unreached);
-    auto& [labels, stamps, q0, q1] = f;
+    // Plain references, not a structured binding: clang 14 (hipcc) cannot capture one in a lambda.
+    auto& labels = f.labels;
+    auto& stamps = f.stamps;
+    auto& q0 = f.q0;
+    auto& q1 = f.q1;
     device_buffer<unsigned> counts(std::vector<unsigned>{1u, 0u, 0u});
     device_buffer<unsigned> iterations(1);
     iterations.fill_zero();
