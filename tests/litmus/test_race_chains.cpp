@@ -331,6 +331,52 @@ TEST(LitmusRaceChains, IncompleteExplorationClaimsNoRaceFreedom) {
     EXPECT_FALSE(r.race_verdict().has_value());
 }
 
+// Why the state key must hold the detector's state: two histories that leave memory and every thread's
+// trace equal but not the clocks. P0 stores f relaxed, writes x, stores f with release, then stores g
+// relaxed; P1 acquires f, loads g relaxed, and reads x only if both read 1. By the definitions (all three
+// models): P1 reads x only after P0's last store, so after P0's write of x; the read is ordered after it
+// only if P1's acquire read the release store (so_DV: same scope, one device). An acquire that read the
+// relaxed store synchronizes with nothing (no release precedes it in P0's release sequence), and g is
+// relaxed: the SC execution "f relaxed; P1 acquires f (1); x; f release; g; P1 loads g (1); P1 reads x"
+// races on x. Depth-first search runs P0 to the end first, so the synchronized history reaches "P0 done,
+// P1 read 1 from f, about to load g" first, and the racy one reaches a state with the same memory and
+// traces (P1 read the value 1 either way) but other clocks. A key without the detector's state merges
+// them and calls the test race-free (tried: 30 runs, 47 states); the exact exploration keeps them apart.
+TEST(LitmusRaceChains, StateKeyNeedsTheDetectorsState) {
+    const char* src = R"(OpenCL MP_relaxed_then_release
+{ [x]=0; [f]=0; [g]=0; }
+P0 (global int* x, global atomic_int* f, global atomic_int* g) {
+  atomic_store_explicit(f, 1, memory_order_relaxed, memory_scope_device);
+  *x = 1;
+  atomic_store_explicit(f, 1, memory_order_release, memory_scope_device);
+  atomic_store_explicit(g, 1, memory_order_relaxed, memory_scope_device);
+}
+P1 (global int* x, global atomic_int* f, global atomic_int* g) {
+  int r0 = atomic_load_explicit(f, memory_order_acquire, memory_scope_device);
+  int r2 = atomic_load_explicit(g, memory_order_relaxed, memory_scope_device);
+  int r1 = -1;
+  if (r0 == 1 && r2 == 1) { r1 = *x; }
+}
+scopeTree (device (work_group P0) (work_group P1))
+exists (1:r1=0))";
+    const auto t = lit::parse(src, "key.litmus");
+    for (const auto m : models) {
+        SCOPED_TRACE(model_name(m));
+        lit::run_options o;
+        o.exhaustive_limit = 0;
+        o.seeds = 1;
+        o.race_check = m;
+        o.race_samples = 0;
+        const auto cached = lit::run(t, o);
+        o.reduction = false;
+        const auto plain = lit::run(t, o);
+        ASSERT_TRUE(cached.race_complete);
+        ASSERT_TRUE(plain.race_complete);
+        EXPECT_EQ(raced_locations(cached), std::set<std::string>{"x"}) << all_reports(cached);
+        EXPECT_EQ(raced_locations(plain), std::set<std::string>{"x"}) << all_reports(plain);
+    }
+}
+
 // When the exploration cannot finish, the verdict rests on sampled SC runs, and those must be able to
 // complete a long chain. A uniform random order almost never does: each receiver's acquire comes a step
 // or two into its thread and the sender's release several steps into its own, so the i-th receiver must
