@@ -279,10 +279,12 @@ layout make_layout(const test& t) {
 class interpreter {
   public:
     // local_mem: this thread's work-group's scratchpad (its copies of the local locations).
+    // merge_local_steps: the race exploration's runs (see point()).
     interpreter(const test& t, const layout& l, const thread& th, location_word* mem,
-                location_word* local_mem, value* regs_out, const emu::chooser* choices)
+                location_word* local_mem, value* regs_out, const emu::chooser* choices,
+                bool merge_local_steps)
         : t_(t), l_(l), th_(th), mem_(mem), local_mem_(local_mem), regs_out_(regs_out), choices_(choices),
-          regs_(th.registers.size(), 0), private_(l.initial) {}
+          merge_local_(merge_local_steps), regs_(th.registers.size(), 0), private_(l.initial) {}
 
     void run() {
         exec(th_.body);
@@ -292,6 +294,21 @@ class interpreter {
     }
 
   private:
+    /// The scheduling point before a shared operation (an access, a fence). In the race exploration
+    /// (SC memory), a step that has not yet performed a shared operation - the thread's start, a
+    /// store's operand - runs on into the next one instead of yielding: what it did so far is local to
+    /// the thread and commutes with every other thread's steps, so a yield there would only add
+    /// interleavings with the same sequence of shared operations, the same SC execution (and the same
+    /// detector input). A step still holds at most one shared operation, so no order of those is lost.
+    /// The SCM's runs yield at every point: there an environment transition may fire at each.
+    void point(emu::work_item& w) {
+        if (merge_local_ && !shared_in_step_) {
+            return;
+        }
+        emu::yield(w);
+        shared_in_step_ = false;
+    }
+
     location_word* addr(const std::string& name, const position& pos) const {
         const int i = l_.location(name);
         if (i < 0) {
@@ -333,6 +350,7 @@ class interpreter {
     void note(emu::work_item& w, const void* p, emu::race_op op, const position& pos,
               canopy::scope s = canopy::scope::device, std::memory_order o = std::memory_order_relaxed,
               bool remote = false) {
+        shared_in_step_ = true; // after every shared operation (point())
         if (w.race == nullptr) {
             return;
         }
@@ -367,7 +385,7 @@ class interpreter {
         emu::work_item& w = emu::self();
         emu::memory_model& m = *w.model;
         location_word* p = addr(c.location, c.pos);
-        emu::yield(w); // every access is a scheduling point
+        point(w); // every access is a scheduling point
         const canopy::scope sc = to_canopy(c.scope_);
         const std::memory_order mo = to_std(c.success);
         switch (c.op) {
@@ -378,7 +396,7 @@ class interpreter {
         }
         case atomic_op::store: {
             const value v = eval(*c.operand);
-            emu::yield(w);
+            point(w);
             m.store(w, access(p, c), bits(v));
             note(w, p, emu::race_op::store, c.pos, sc, mo, c.remote);
             return 0;
@@ -387,7 +405,7 @@ class interpreter {
         case atomic_op::fetch_sub:
         case atomic_op::exchange: {
             const value v = eval(*c.operand);
-            emu::yield(w);
+            point(w);
             const auto op = c.op == atomic_op::fetch_add   ? emu::mm_rmw::add
                             : c.op == atomic_op::fetch_sub ? emu::mm_rmw::sub
                                                            : emu::mm_rmw::exchange;
@@ -407,7 +425,7 @@ class interpreter {
                 note(w, e, emu::race_op::plain_load, c.pos);
             }
             const value desired = eval(*c.operand);
-            emu::yield(w);
+            point(w);
             bool ok = false;
             const value old =
                 from_bits(m.rmw(w, access(p, c), emu::mm_rmw::cas, bits(expected), bits(desired), &ok));
@@ -418,7 +436,7 @@ class interpreter {
                 if (priv) {
                     private_copy(c.expected) = old;
                 } else {
-                    emu::yield(w);
+                    point(w);
                     m.plain_store(w, e, sizeof(location_word), bits(old));
                     note(w, e, emu::race_op::plain_store, c.pos);
                 }
@@ -439,7 +457,7 @@ class interpreter {
                 return private_copy(e.name);
             }
             emu::work_item& w = emu::self();
-            emu::yield(w);
+            point(w);
             const value v = from_bits(w.model->plain_load(w, p, sizeof(location_word)));
             note(w, p, emu::race_op::plain_load, e.pos);
             return v;
@@ -503,7 +521,7 @@ class interpreter {
                 break;
             }
             emu::work_item& w = emu::self();
-            emu::yield(w);
+            point(w);
             w.model->plain_store(w, p, sizeof(location_word), bits(v));
             note(w, p, emu::race_op::plain_store, s.pos);
             break;
@@ -524,8 +542,9 @@ class interpreter {
             // access at once and in order, so there is nothing left for it to do.
             if (s.global_fence) {
                 emu::work_item& w = emu::self();
-                emu::yield(w);
+                point(w);
                 w.model->fence(w, to_canopy(s.fence_scope), to_std(s.fence_order));
+                shared_in_step_ = true;
                 if (w.race != nullptr) {
                     emu::race_on_fence(w, to_canopy(s.fence_scope), to_std(s.fence_order), site_of(s.pos));
                 }
@@ -537,6 +556,9 @@ class interpreter {
             // provide. (The engine tells the race detector.)
             emu::observe(emu::self(), 0xba77); // at the barrier: a position of its own
             canopy::block_barrier();
+            // The barrier's completion is shared (it joins the work-group's clocks) and may have run in
+            // this step (the last to arrive does not block): the next operation gets a step of its own.
+            shared_in_step_ = true;
             break;
         }
     }
@@ -548,6 +570,8 @@ class interpreter {
     location_word* local_mem_;
     value* regs_out_;
     const emu::chooser* choices_; // the run's: settled() once the exploration has cut the run
+    bool merge_local_ = false;    // point(): merge local steps into the next shared operation's
+    bool shared_in_step_ = false; // a shared operation since the last yield
     std::vector<value> regs_;
     std::vector<value> private_; // per location: this thread's copy (used for private_expected ones)
     std::string th_label_ = fmt::format("{}:P{}", t_.name, th_.id);
@@ -878,7 +902,7 @@ result run(const test& t, const run_options& o) {
             live_p[item] = &self;
             phase_p[item] = 1;
             interpreter(*tp, *lp, tp->threads[id], pm, pl + std::size_t{g} * locals, pr + id * max_regs,
-                        chooser_p)
+                        chooser_p, race_run)
                 .run();
             final_p[item] = self.trace;
             phase_p[item] = 2;
