@@ -283,14 +283,15 @@ TEST(LitmusRaceChains, ExactVerdictsMatchTheDefinitions) {
 }
 
 // The reduction against no reduction: plain depth-first enumeration of every schedule (each SC
-// execution run in full, no state cache) finds the same races, site pair by site pair, on the chains
-// small enough for it, and the definitions' locations; and it does more work, so the cache did cut
+// execution run in full, no state cache) finds the same races, site pair by site pair, on the chains of
+// up to four hops, and the definitions' locations; and it does more work, so the cache did cut
 // something.
 TEST(LitmusRaceChains, ExactExplorationAgreesWithPlainDfs) {
     for (const auto& c : family()) {
-        // Plain DFS runs every interleaving: 5,040 runs for two hops, 28,575 for issue 26's three-hop
-        // chain (0.3 s), a million and more beyond. The two-hop chains and issue 26's chain.
-        if (c.hops.size() > 2 && c.name != "chain3_mixed") {
+        // Plain DFS runs every interleaving of the shared operations (local steps are merged into
+        // them, as in the exact exploration): at most 3,547 runs a chain up to four hops (0.25 s a
+        // model in all), the same for five.
+        if (c.hops.size() > 4) {
             continue;
         }
         for (const auto m : models) {
@@ -341,7 +342,7 @@ TEST(LitmusRaceChains, IncompleteExplorationClaimsNoRaceFreedom) {
 // races on x. Depth-first search runs P0 to the end first, so the synchronized history reaches "P0 done,
 // P1 read 1 from f, about to load g" first, and the racy one reaches a state with the same memory and
 // traces (P1 read the value 1 either way) but other clocks. A key without the detector's state merges
-// them and calls the test race-free (tried: 30 runs, 47 states); the exact exploration keeps them apart.
+// them and calls the test race-free (tried: 12 runs, 22 states); the exact exploration keeps them apart.
 TEST(LitmusRaceChains, StateKeyNeedsTheDetectorsState) {
     const char* src = R"(OpenCL MP_relaxed_then_release
 { [x]=0; [f]=0; [g]=0; }
@@ -378,12 +379,12 @@ exists (1:r1=0))";
 }
 
 // When the exploration cannot finish, the verdict rests on sampled SC runs, and those must be able to
-// complete a long chain. A uniform random order almost never does: each receiver's acquire comes a step
-// or two into its thread and the sender's release several steps into its own, so the i-th receiver must
-// be held back through every step of its i predecessors (issue 26). PCT orders reach it: at depth 1 a
-// random priority order runs the threads one after another, in chain order with probability 1/(h+1)!.
-// Sampling only (race_check_exhaustive_limit 0), the seeds fixed: the 4-hop mixed chain under
-// hrf-direct, whose race (on x) needs the whole chain.
+// complete a long chain. A uniform random order seldom does: every receiver starts with its acquire
+// while its sender's release comes after the sender's own acquire, so the i-th receiver must be held
+// back through all its i predecessors do (issue 26). PCT orders reach it: at depth 1 a random priority
+// order runs the threads one after another, in chain order with probability 1/(h+1)!. Sampling only
+// (race_check_exhaustive_limit 0), seeds 1..4000: the 4-hop mixed chain under hrf-direct, whose race
+// (on x) needs the whole chain. When this test was written: PCT mixed in 13 runs, uniform alone 1.
 TEST(LitmusRaceChains, PctSamplingCompletesDeepChains) {
     chain c;
     for (const auto& f : family()) {
@@ -403,19 +404,16 @@ TEST(LitmusRaceChains, PctSamplingCompletesDeepChains) {
         return lit::run(lit::parse(source(c), c.name + ".litmus"), o);
     };
     const auto pct = sample(3), uniform = sample(0);
-    SCOPED_TRACE(fmt::format("seeds 1..4000; PCT found it in {} run(s), uniform in {}", pct.racy_runs,
+    SCOPED_TRACE(fmt::format("seeds 1..4000; found in {} run(s) with PCT, {} uniform", pct.racy_runs,
                              uniform.racy_runs));
     EXPECT_FALSE(pct.race_complete);
     EXPECT_EQ(pct.race_sampled, 4000u);
     ASSERT_EQ(raced_locations(pct), std::set<std::string>{"x"}) << all_reports(pct);
-    EXPECT_NE(pct.races[0].text.find("(PCT depth"), std::string::npos) << pct.races[0].text;
-    // The bias, measured: PCT completes the chain many times more often than the uniform order (which
-    // completed it in none of these 4,000 runs when this test was written).
-    EXPECT_GT(pct.racy_runs, 4 * uniform.racy_runs + 4);
-    // Not finding it is "unknown", never race-free.
-    if (!uniform.racy()) {
-        EXPECT_FALSE(uniform.race_verdict().has_value());
-    }
+    // The bias, measured: PCT completes the chain several times as often as the uniform order does.
+    EXPECT_GE(pct.racy_runs, 8u);
+    EXPECT_GT(pct.racy_runs, 4 * uniform.racy_runs);
+    // Sampled runs never prove race freedom: a verdict without a race is "unknown".
+    EXPECT_FALSE(uniform.race_complete);
 }
 
 } // namespace
