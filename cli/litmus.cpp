@@ -77,10 +77,17 @@ std::string race_verdict_text(const litmus::result& r) {
         r.race_complete
             ? fmt::format("complete: {} executions{}", r.race_runs,
                           r.race_states ? fmt::format(", {} states", r.race_states) : std::string())
+        : r.race_runs == 0
+            ? fmt::format("incomplete: {} sampled runs", r.race_sampled)
             : fmt::format("incomplete: the exhaustive exploration gave up after {} runs{}", r.race_runs,
                           r.race_sampled ? fmt::format(", then {} sampled runs", r.race_sampled)
                                          : std::string());
     if (!v) {
+        if (r.race_runs == 0) {
+            return fmt::format(
+                "no race in {} sampled runs (incomplete: sampled only, --race-exhaustive-limit 0)",
+                r.race_sampled);
+        }
         return fmt::format(
             "no race in {} sampled runs (incomplete: the exhaustive exploration gave up after {} "
             "runs; raise --race-exhaustive-limit)",
@@ -328,7 +335,8 @@ action add_litmus(CLI::App& app) {
         "showed a forbidden outcome under the proposed scheme, when a file cannot be read or parsed, or "
         "under --race-check rsp when a test's race verdict contradicts notes/scopes-hrf-rsp.md section 3.4 "
         "(a racy test that is known to be racy is not an error: litmus reports race verdicts, it does not "
-        "fail on them), or with --herd-outcomes when a test herd finds race-free shows a final state herd "
+        "fail on them; an incomplete verdict contradicts nothing), or with --herd-outcomes when a test herd "
+        "finds race-free shows a final state herd "
         "does "
         "not allow under the proposed scheme; 2 for a usage error.");
     sub->add_option("files", o->files, "litmus files (herd's OpenCL dialect)")
