@@ -104,7 +104,9 @@ void add_emulator_flags(CLI::App& sub, emulator_settings& s, emulator_flag_set w
         sub.add_option(
                "--race-check", s.race_check,
                "check every launch for heterogeneous races under this model (deterministic scheduler; "
-               "docs/race-detector.md): the races are reported at the end and the command exits 1")
+               "docs/race-detector.md): the races are reported at the end and the command exits 1. The "
+               "verdict covers only the executions that ran (one schedule per launch, chosen by the seed): "
+               "no race reported is not a proof of race freedom")
             ->check(CLI::IsMember({"none", "hrf-direct", "hrf-indirect", "rsp"}))
             ->default_val(s.race_check);
     CLI::Option* pct =

@@ -33,6 +33,9 @@ struct litmus_options {
     std::uint64_t seeds = 10000;
     double budget = 0;
     std::uint64_t exhaustive_limit = litmus::run_options{}.exhaustive_limit;
+    std::uint64_t race_exhaustive_limit = litmus::run_options{}.race_check_exhaustive_limit;
+    std::uint64_t race_samples = litmus::run_options{}.race_samples;
+    unsigned race_pct_depth = litmus::run_options{}.race_pct_depth;
     bool no_reduction = false;
     std::string herd_outcomes;
     bool json = false;
@@ -57,8 +60,44 @@ std::string herd_cell(const litmus::herd_comparison& c) {
     return fmt::format("within ({}/{})", c.herd_states - c.never_shown.size(), c.herd_states);
 }
 
+/// The summary's race column: a verdict never claims more than the exploration showed.
 std::string racy_cell(const litmus::result& r) {
-    return r.racy() ? fmt::format("yes ({} race{})", r.races.size(), r.races.size() == 1 ? "" : "s") : "no";
+    const auto v = r.race_verdict();
+    if (!v) {
+        return "unknown (incomplete)";
+    }
+    return *v ? fmt::format("yes ({} race{})", r.races.size(), r.races.size() == 1 ? "" : "s")
+              : "no (complete)";
+}
+
+/// The per-test verdict line: how it was reached, in words.
+std::string race_verdict_text(const litmus::result& r) {
+    const auto v = r.race_verdict();
+    const std::string explored =
+        r.race_complete
+            ? fmt::format("complete: {} executions{}", r.race_runs,
+                          r.race_states ? fmt::format(", {} states", r.race_states) : std::string())
+        : r.race_runs == 0
+            ? fmt::format("incomplete: {} sampled runs", r.race_sampled)
+            : fmt::format("incomplete: the exhaustive exploration gave up after {} runs{}", r.race_runs,
+                          r.race_sampled ? fmt::format(", then {} sampled runs", r.race_sampled)
+                                         : std::string());
+    if (!v) {
+        if (r.race_runs == 0) {
+            return fmt::format(
+                "no race in {} sampled runs (incomplete: sampled only, --race-exhaustive-limit 0)",
+                r.race_sampled);
+        }
+        return fmt::format(
+            "no race in {} sampled runs (incomplete: the exhaustive exploration gave up after {} "
+            "runs; raise --race-exhaustive-limit)",
+            r.race_sampled, r.race_runs);
+    }
+    if (!*v) {
+        return fmt::format("race-free ({})", explored);
+    }
+    return fmt::format("racy: {} race{} in {} run(s) ({})", r.races.size(), r.races.size() == 1 ? "" : "s",
+                       r.racy_runs, explored);
 }
 
 int run_litmus(const litmus_options& o) {
@@ -67,6 +106,9 @@ int run_litmus(const litmus_options& o) {
     ro.seeds = o.seeds;
     ro.time_budget_seconds = o.budget;
     ro.exhaustive_limit = o.exhaustive_limit;
+    ro.race_check_exhaustive_limit = o.race_exhaustive_limit;
+    ro.race_samples = o.race_samples;
+    ro.race_pct_depth = o.race_pct_depth;
     ro.reduction = !o.no_reduction;
     ro.race_check = emu::parse_race_check(o.race_check);
     litmus::herd_outcomes herd;
@@ -128,7 +170,8 @@ int run_litmus(const litmus_options& o) {
         // The known race verdicts are the OpenCL+RSP model's: under HRF (no remote-scope promotion)
         // the RSP tests' remote operations legitimately race, so they judge only --race-check rsp.
         if (ro.race_check == emu::race_check_kind::rsp) {
-            if (const auto racy = litmus::known_racy(t.name); racy && *racy != r.racy()) {
+            // An incomplete verdict claims nothing, so it contradicts nothing; it says so in its column.
+            if (const auto racy = litmus::known_racy(t.name); racy && r.race_verdict() && *racy != r.racy()) {
                 status += *racy ? "; RACE MISSED" : "; UNEXPECTED RACE";
                 failed = true;
             }
@@ -165,7 +208,17 @@ int run_litmus(const litmus_options& o) {
             }
             if (checking) {
                 j["race_check"] = emu::to_string(r.race_check);
-                j["racy"] = r.racy();
+                // true: a race in some SC execution; false: none in any (the exploration finished);
+                // null: none found, but not every execution was explored.
+                if (const auto v = r.race_verdict()) {
+                    j["racy"] = *v;
+                } else {
+                    j["racy"] = nullptr;
+                }
+                j["race_complete"] = r.race_complete;
+                j["race_runs"] = r.race_runs;
+                j["race_states"] = r.race_states;
+                j["race_sampled_runs"] = r.race_sampled;
                 j["racy_runs"] = r.racy_runs;
                 j["races"] = nlohmann::json::array();
                 for (const auto& f : r.races) {
@@ -233,8 +286,7 @@ int run_litmus(const litmus_options& o) {
                 }
             }
             if (checking) {
-                fmt::print("  racy under {}: {}{}\n", emu::to_string(r.race_check), racy_cell(r),
-                           r.racy() ? fmt::format(", in {} of {} run(s)", r.racy_runs, r.runs) : "");
+                fmt::print("  under {}: {}\n", emu::to_string(r.race_check), race_verdict_text(r));
                 for (const auto& f : r.races) {
                     fmt::print("  {}\n", f.text);
                 }
@@ -249,7 +301,10 @@ int run_litmus(const litmus_options& o) {
         fmt::print("summary (scheme {}; observed = the condition's body held in some run; complete = every "
                    "execution of the model explored{}{})\n",
                    o.scheme,
-                   checking ? fmt::format("; racy = a race under {} in some run", o.race_check) : "",
+                   checking ? fmt::format("; racy = a race under {} in some SC execution (no: none in any, "
+                                          "every one explored; unknown: none found, not every one explored)",
+                                          o.race_check)
+                            : "",
                    o.herd_outcomes.empty() ? ""
                                            : "; herd = canopy's final states within herd's allowed set "
                                              "(shown/allowed), or OUTSIDE it");
@@ -280,7 +335,8 @@ action add_litmus(CLI::App& app) {
         "showed a forbidden outcome under the proposed scheme, when a file cannot be read or parsed, or "
         "under --race-check rsp when a test's race verdict contradicts notes/scopes-hrf-rsp.md section 3.4 "
         "(a racy test that is known to be racy is not an error: litmus reports race verdicts, it does not "
-        "fail on them), or with --herd-outcomes when a test herd finds race-free shows a final state herd "
+        "fail on them; an incomplete verdict contradicts nothing), or with --herd-outcomes when a test herd "
+        "finds race-free shows a final state herd "
         "does "
         "not allow under the proposed scheme; 2 for a usage error.");
     sub->add_option("files", o->files, "litmus files (herd's OpenCL dialect)")
@@ -300,9 +356,23 @@ action add_litmus(CLI::App& app) {
         ->check(CLI::NonNegativeNumber);
     sub->add_option("--exhaustive-limit", o->exhaustive_limit,
                     "explore every execution of the model first, giving up (and sampling instead) after this "
-                    "many runs (0: sample only; with --race-check at most 20000: its exploration is plain "
-                    "depth-first); the summary's complete column says which tests finished")
+                    "many runs (0: sample only); the summary's complete column says which tests finished")
         ->default_val(o->exhaustive_limit);
+    sub->add_option(
+           "--race-exhaustive-limit", o->race_exhaustive_limit,
+           "with --race-check: explore every SC execution for the race verdict, giving up after this "
+           "many runs (0: sample only); unfinished, a race found still counts but race-free is not "
+           "claimed (the verdict says incomplete)")
+        ->default_val(o->race_exhaustive_limit);
+    sub->add_option("--race-samples", o->race_samples,
+                    "with --race-check: random SC runs after an unfinished race exploration")
+        ->default_val(o->race_samples);
+    sub->add_option("--race-pct-depth", o->race_pct_depth,
+                    "with --race-check: the sampled runs cycle through a uniform order and PCT orders of "
+                    "depth 1..D (0: uniform only); PCT completes long chains of hand-offs that a uniform "
+                    "order almost never does")
+        ->default_val(o->race_pct_depth)
+        ->check(CLI::Range(0u, 16u));
     sub->add_flag("--no-reduction", o->no_reduction,
                   "exhaustive exploration without state caching: every choice sequence (tiny tests only)");
     sub->add_option("--herd-outcomes", o->herd_outcomes,
@@ -311,10 +381,12 @@ action add_litmus(CLI::App& app) {
         ->check(CLI::ExistingFile);
     sub->add_flag("--json", o->json, "one JSON object per test, one per line");
     sub->add_option("--race-check", o->race_check,
-                    "also feed every access of every run to the race detector under this model and report "
-                    "each test's verdict (racy when any run had a race) with its race reports, sites "
-                    "being litmus file:line; tests with several devices get device scopes per device. "
-                    "The known verdicts (notes section 3.4) are the OpenCL+RSP model's: use rsp")
+                    "also decide each test's race verdict under this model: every SC execution of the test "
+                    "is explored with the race detector (state caching that keeps the verdict exact), and "
+                    "the verdict says how it was reached: racy, race-free (complete: N executions), or no "
+                    "race in N sampled runs (incomplete); races are reported with litmus file:line sites; "
+                    "tests with several devices get device scopes per device. The known verdicts (notes "
+                    "section 3.4) are the OpenCL+RSP model's: use rsp")
         ->check(CLI::IsMember({"none", "hrf-direct", "hrf-indirect", "rsp"}))
         ->default_val(o->race_check);
     return [o] { return run_litmus(*o); };

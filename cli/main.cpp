@@ -64,7 +64,11 @@ int main(int argc, char** argv) {
                 }
                 std::fflush(stdout); // the command's report before the races, also when both go to one file
                 if (races.distinct == 0) {
-                    fmt::print(stderr, "canopy: race check ({}): no heterogeneous races in {} launch(es)\n",
+                    // Not a proof: the detector saw one schedule per launch, the one that ran.
+                    fmt::print(stderr,
+                               "canopy: race check ({}): no heterogeneous races in {} launch(es) (in the "
+                               "executions that ran, one schedule each: not a proof that other schedules are "
+                               "race-free; other seeds or --pct-depth explore others)\n",
                                races.model, races.launches);
                     return code;
                 }

@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string_view>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -695,6 +696,101 @@ void race_detector::collective(unsigned block, unsigned subgroup, lane_mask lane
 void race_detector::forget(const void* p, std::size_t bytes) {
     const auto lo = reinterpret_cast<std::uintptr_t>(p);
     p_->forget(lo, lo + bytes);
+}
+
+namespace {
+
+// Fixed-width, canonical serialization for race_detector::append_state.
+template <class T> void put(std::string& out, T v) {
+    out.append(reinterpret_cast<const char*>(&v), sizeof v);
+}
+
+using rel_bytes = std::string;
+
+} // namespace
+
+void race_detector::append_state(std::string& out) const {
+    const impl& d = *p_;
+    // A release entry: everything pairing and joining read (mixed and tid decide whether an acquire
+    // skips it as its own, or whether a relaxed store continues the sequence). `all` is the union clock
+    // of hrf-direct, which decides the reason only, but it is a function of the same history: kept, so
+    // that equal bytes mean an equal entry.
+    const auto rel_of = [&](const impl::rel& r) {
+        rel_bytes b;
+        put(b, r.level);
+        put(b, static_cast<std::uint8_t>(r.remote));
+        put(b, static_cast<std::uint8_t>(r.mixed));
+        put(b, r.block);
+        put(b, r.subgroup);
+        put(b, r.tid);
+        b.append(reinterpret_cast<const char*>(r.vc.data()), r.vc.size() * sizeof(std::uint32_t));
+        b.append(reinterpret_cast<const char*>(r.all.data()), r.all.size() * sizeof(std::uint32_t));
+        return b;
+    };
+    // A set's order is the order releases arrived in, which two schedules of the same releases need
+    // not share, and nothing reads it but as a set: sorted.
+    const auto set_of = [&](const std::vector<impl::rel>& set) {
+        std::vector<rel_bytes> v;
+        v.reserve(set.size());
+        for (const auto& r : set) {
+            v.push_back(rel_of(r));
+        }
+        std::sort(v.begin(), v.end());
+        put(out, static_cast<std::uint32_t>(v.size()));
+        for (const auto& b : v) {
+            put(out, static_cast<std::uint32_t>(b.size()));
+            out += b;
+        }
+    };
+    out.append(reinterpret_cast<const char*>(d.clocks.data()), d.clocks.size() * sizeof(std::uint32_t));
+    out.append(reinterpret_cast<const char*>(d.own.data()), d.own.size() * sizeof(std::uint32_t));
+    for (unsigned t = 0; t < d.n; ++t) {
+        set_of(d.fences[t]);
+        set_of(d.pending[t]);
+    }
+    // Cells by the word they shadow (their index order is first touch, a property of the schedule); an
+    // empty cell is the same as none.
+    std::vector<std::size_t> order;
+    for (std::size_t i = 0; i < d.cells.size(); ++i) {
+        if (!d.cells[i].recs.empty() || !d.cells[i].rels.empty()) {
+            order.push_back(i);
+        }
+    }
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return d.cell_word[a] < d.cell_word[b]; });
+    for (const std::size_t i : order) {
+        const impl::cell& c = d.cells[i];
+        put(out, d.cell_word[i]);
+        set_of(c.rels);
+        std::vector<rel_bytes> recs;
+        recs.reserve(c.recs.size());
+        for (const auto& r : c.recs) {
+            // The site too: the pair of sites is what a race is reported (and deduplicated) by.
+            rel_bytes b;
+            put(b, r.tid);
+            put(b, r.clock);
+            put(b, r.op);
+            put(b, r.level);
+            put(b, static_cast<std::uint8_t>(r.remote));
+            put(b, static_cast<std::uint8_t>(r.asked_remote));
+            put(b, r.order);
+            // The file by its text: a site's pointer may be to a copy made per run (the litmus
+            // interpreter's thread labels), which would make equal states look different.
+            const std::string_view file = r.where.file != nullptr ? r.where.file : "";
+            put(b, static_cast<std::uint32_t>(file.size()));
+            b += file;
+            put(b, r.where.line);
+            put(b, reinterpret_cast<std::uintptr_t>(r.address));
+            put(b, r.size);
+            put(b, r.bytes);
+            recs.push_back(std::move(b));
+        }
+        std::sort(recs.begin(), recs.end());
+        put(out, static_cast<std::uint32_t>(recs.size()));
+        for (const auto& b : recs) {
+            out += b;
+        }
+    }
 }
 
 const std::vector<race_report>& race_detector::reports() const { return p_->reports; }

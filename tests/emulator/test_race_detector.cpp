@@ -749,4 +749,71 @@ TEST(RaceDetector, RefusesADeviceListOfTheWrongLength) {
     }
 }
 
+// race_detector::append_state, the litmus runner's exact race exploration's key (docs/race-detector.md,
+// "Exact verdicts"): equal for two schedules that reach the same detector state by commuting steps, and
+// different where the clocks differ. Driven directly (no launch), with two work-items of one work-group.
+namespace state_key {
+
+struct feed {
+    emu::race_detector d;
+    emu::work_item w[2];
+    explicit feed(race_check_kind m) : d(m, 1, 2, 32, 0, 100) {
+        for (unsigned t = 0; t < 2; ++t) {
+            w[t].global_id = t;
+            w[t].thread = t;
+        }
+    }
+    void at(unsigned t, const void* p, emu::race_op op, Mo o, const char* file, unsigned line) {
+        d.access(w[t], emu::race_event{p, 4, op, scope::device, o, false, canopy::site(file, line)});
+    }
+    std::string bytes() const {
+        std::string s;
+        d.append_state(s);
+        return s;
+    }
+};
+
+TEST(RaceDetectorState, CommutingStepsGiveOneKey) {
+    alignas(8) static unsigned a = 0, b = 0;
+    // Site file names in two buffers with one text: the key reads the text (the litmus runner's thread
+    // labels are copies made per run).
+    std::string f1 = "k.litmus", f2 = "k.litmus";
+    for (const auto m : {direct, indirect, rsp}) {
+        SCOPED_TRACE(emu::to_string(m));
+        feed x(m), y(m);
+        // 0 writes a then reads b; 1 reads b before both, or after both: one state (b's shadow gets
+        // the two reads in the other order).
+        x.at(1, &b, emu::race_op::plain_load, Mo::relaxed, f1.c_str(), 2);
+        x.at(0, &a, emu::race_op::plain_store, Mo::relaxed, f1.c_str(), 1);
+        x.at(0, &b, emu::race_op::plain_load, Mo::relaxed, f1.c_str(), 3);
+        y.at(0, &a, emu::race_op::plain_store, Mo::relaxed, f2.c_str(), 1);
+        y.at(0, &b, emu::race_op::plain_load, Mo::relaxed, f2.c_str(), 3);
+        y.at(1, &b, emu::race_op::plain_load, Mo::relaxed, f2.c_str(), 2);
+        EXPECT_EQ(x.bytes(), y.bytes());
+        EXPECT_FALSE(x.bytes().empty());
+    }
+}
+
+TEST(RaceDetectorState, ClocksTellHistoriesApart) {
+    alignas(8) static unsigned f = 0;
+    for (const auto m : {direct, indirect, rsp}) {
+        SCOPED_TRACE(emu::to_string(m));
+        // 1 acquires f after 0's release (synchronized) or before it (not): the same accesses, other
+        // clocks, so a later plain access of 1 races in one and not in the other.
+        feed x(m), y(m);
+        x.at(0, &f, emu::race_op::store, Mo::release, "k", 1);
+        x.at(1, &f, emu::race_op::load, Mo::acquire, "k", 2);
+        y.at(1, &f, emu::race_op::load, Mo::acquire, "k", 2);
+        y.at(0, &f, emu::race_op::store, Mo::release, "k", 1);
+        EXPECT_NE(x.bytes(), y.bytes());
+        // The site is part of the key too (the pair of sites is what a race is reported by).
+        feed u(m), v(m);
+        u.at(0, &f, emu::race_op::plain_store, Mo::relaxed, "k", 1);
+        v.at(0, &f, emu::race_op::plain_store, Mo::relaxed, "k", 7);
+        EXPECT_NE(u.bytes(), v.bytes());
+    }
+}
+
+} // namespace state_key
+
 } // namespace

@@ -83,6 +83,14 @@ class race_detector {
     /// [p, p + bytes) is being reused (a new work-group's shared memory, a fiber stack): drop its shadow.
     void forget(const void* p, std::size_t bytes);
 
+    /// Appends canonical bytes of everything that decides which races the launch's future accesses
+    /// report: the vector clocks, the release sets, release fences and pending releases, and every kept
+    /// shadow record (with its site), each sorted so that two schedules reaching the same state append
+    /// the same bytes. Left out: what only reports use (the reports so far, an acquire's failed pairings
+    /// for a later reason). The litmus runner's exact race exploration keys its state cache on it
+    /// (docs/race-detector.md, "Exact verdicts").
+    void append_state(std::string& out) const;
+
     const std::vector<race_report>& reports() const;
     /// Distinct site pairs found (reports() keeps the first report_limit of them).
     std::uint64_t distinct_races() const;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -34,15 +35,21 @@ struct run_options {
     // Explore every execution first, up to this many runs (each run replays a choice sequence from the
     // start); over the limit the partial exploration is dropped and the random runs decide.
     std::uint64_t exhaustive_limit = 1000000;
-    // The exhaustive exploration caches states (emu::state_caching_dfs): a run reaching a state already
+    // The exhaustive explorations cache states (emu::state_caching_dfs): a run reaching a state already
     // explored is cut there. false: plain depth-first enumeration of every choice sequence (to check
-    // the reduction against; feasible for tiny tests only). A race check always uses plain DFS.
+    // the reduction against; feasible for tiny tests only). Both explorations (outcomes, races).
     bool reduction = true;
-    // With a race check the exploration is plain DFS (the detector's clocks are not part of a cached
-    // state), which finishes only on tiny tests: it gets at most this many runs before the random runs.
-    std::uint64_t race_check_exhaustive_limit = 20000;
-    // Feed every access, atomic and fence of every run to the emulator's race detector under this
-    // model (docs/race-detector.md, "Litmus"); none: off. A test is racy when any run had a race.
+    // A race check decides its verdict by a second exploration, of the test's SC executions (coherent
+    // memory, the detector on; docs/race-detector.md, "Exact verdicts"), with state caching whose key
+    // includes the detector's state. It gets at most this many runs; unfinished, a race it found still
+    // counts, and race_samples random SC runs follow (the verdict is then incomplete).
+    std::uint64_t race_check_exhaustive_limit = 1000000;
+    std::uint64_t race_samples = 10000;
+    // The sampled runs cycle through a uniform random order and PCT orders of depth 1..race_pct_depth
+    // (0: uniform only), which reach long chains of hand-offs that uniform order almost never completes.
+    unsigned race_pct_depth = 3;
+    // Check the test for heterogeneous races under this model (docs/race-detector.md, "Litmus"); none:
+    // off. The outcomes are explored on the SCM as without a race check.
     emu::race_check_kind race_check = emu::race_check_kind::none;
 };
 
@@ -79,11 +86,27 @@ struct result {
     std::string condition;              // "exists (...)" as written
     bool observed = false; // the condition's body was satisfied by some outcome (forall: by every one)
     std::string verdict; // herd's words: "Sometimes", "Never" (exists/~exists), "Always"/"Sometimes"/"Never"
-    // run_options::race_check: the model, the runs with at least one race, and every distinct race.
+    // run_options::race_check: the model, the race exploration's runs (race_runs exhaustive, cut ones
+    // included; race_sampled random ones after an unfinished exploration), whether it explored every SC
+    // execution, the runs with at least one race, and every distinct race.
     emu::race_check_kind race_check = emu::race_check_kind::none;
+    std::uint64_t race_runs = 0, race_states = 0, race_sampled = 0;
+    bool race_complete = false;
     std::uint64_t racy_runs = 0;
     std::vector<race_finding> races;
+    /// A race was found (in some SC execution: a proof that the test is racy).
     bool racy() const { return !races.empty(); }
+    /// The verdict: true racy; false race-free, proven by the complete exploration; nullopt no race found
+    /// in an exploration that did not finish (nothing is claimed).
+    std::optional<bool> race_verdict() const {
+        if (racy()) {
+            return true;
+        }
+        if (race_complete) {
+            return false;
+        }
+        return std::nullopt;
+    }
 };
 
 /// Runs `t`; throws unsupported_test for constructs outside what the SCM models (with a race check, only
