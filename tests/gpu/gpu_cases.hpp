@@ -12,8 +12,8 @@
 // traversal, and for graphs the sequential oracles plus Graph500's validation rules, the proved PageRank
 // error bound and a proper-colouring check.
 //
-// The tests are split into four sources (platform, runtime, UTS, graphs) so that their kernels compile
-// in parallel: one source of all of them was the longest compile of the GPU builds.
+// The tests are split into five sources (platform, runtime, UTS, BFS/SSSP, PageRank/colouring) so that their
+// kernels compile in parallel: one source of all of them was the longest compile of the GPU builds.
 #pragma once
 
 #include <string>
