@@ -180,24 +180,22 @@ struct gc_range_task;
 /// reaches 0; a range longer than fan_out is split into at most fan_out range tasks.
 template <class Ctx>
 CANOPY_DEVICE void gc_release(Ctx& ctx, const gc_args& a, vertex_id v, edge_id lo, edge_id hi) {
-    const edge_id n = hi - lo;
-    if (n <= fan_out) {
-        for (edge_id e = lo; e < hi; ++e) {
+    each_or_split(
+        lo, hi,
+        [&](edge_id e) {
             const vertex_id w = a.g.target(e);
             if (w == v || !color_before(v, w)) {
-                continue;
+                return;
             }
             // acq_rel: releases v's colour to w's task, acquires the other neighbours' (header comment).
             if (atomic_ref<unsigned, scope::device>(a.counter[w]).fetch_sub(1u, std::memory_order_acq_rel) ==
                 1) {
                 ctx.template spawn<gc_vertex_task>(gc_vertex_payload{w});
             }
-        }
-        return;
-    }
-    split_range(lo, hi, [&](edge_id b, edge_id e) {
-        ctx.template spawn<gc_range_task>(gc_range_payload{b, e, v});
-    });
+        },
+        [&](edge_id b, edge_id e) {
+            ctx.template spawn<gc_range_task>(gc_range_payload{b, e, v});
+        });
 }
 
 /// A piece of a long adjacency list, split off by gc_release.

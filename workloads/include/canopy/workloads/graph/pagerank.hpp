@@ -247,15 +247,15 @@ struct pr_range_task;
 /// fan_out range tasks instead (as strategies.hpp's relax_range).
 template <class Ctx>
 CANOPY_DEVICE void pr_push_range(Ctx& ctx, const pr_args& a, edge_id lo, edge_id hi, rank_fixed share) {
-    const edge_id n = hi - lo;
-    if (n <= fan_out) {
-        for (edge_id e = lo; e < hi; ++e) {
+    each_or_split(
+        lo, hi,
+        [&](edge_id e) {
             const vertex_id w = a.g.target(e);
             // Relaxed: the residual is its own data; see the header comment for the order with the take.
             const rank_fixed old = atomic_ref<rank_fixed, scope::device>(a.residual[w])
                                        .fetch_add(share, std::memory_order_relaxed);
             if (old >= a.epsilon || old + share < a.epsilon) {
-                continue; // no crossing: a task is queued or running for w, or the residual stays small
+                return; // no crossing: a task is queued or running for w, or the residual stays small
             }
             // Release: publishes the push to the queued task this exchange may find (it acquires as it
             // clears the flag, before its take). Nothing is read through the flag here: no acquire.
@@ -263,12 +263,10 @@ CANOPY_DEVICE void pr_push_range(Ctx& ctx, const pr_args& a, edge_id lo, edge_id
                 0) {
                 ctx.template spawn<pr_vertex_task>(pr_vertex_payload{w});
             }
-        }
-        return;
-    }
-    split_range(lo, hi, [&](edge_id b, edge_id e) {
-        ctx.template spawn<pr_range_task>(pr_range_payload{b, e, share});
-    });
+        },
+        [&](edge_id b, edge_id e) {
+            ctx.template spawn<pr_range_task>(pr_range_payload{b, e, share});
+        });
 }
 
 struct pr_vertex_task {
