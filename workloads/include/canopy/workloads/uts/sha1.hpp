@@ -15,7 +15,28 @@ CANOPY_HOST_DEVICE constexpr std::uint32_t rotl(std::uint32_t x, unsigned n) {
     return (x << n) | (x >> (32u - n));
 }
 
-/// One compression of a 64-byte block into h[5].
+/// The round functions of FIPS 180-4 §4.1.1 (Ch, Parity, Maj, Parity by quarter).
+CANOPY_HOST_DEVICE constexpr std::uint32_t sha1_ch(std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+    return d ^ (b & (c ^ d)); // (b & c) | (~b & d), one operation shorter
+}
+CANOPY_HOST_DEVICE constexpr std::uint32_t sha1_parity(std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+    return b ^ c ^ d;
+}
+CANOPY_HOST_DEVICE constexpr std::uint32_t sha1_maj(std::uint32_t b, std::uint32_t c, std::uint32_t d) {
+    return (b & c) | (d & (b | c)); // (b & c) | (b & d) | (c & d)
+}
+
+/// Word t >= 16 of the message schedule, kept in a 16-word ring.
+CANOPY_HOST_DEVICE inline std::uint32_t sha1_schedule(std::uint32_t w[16], unsigned t) {
+    const std::uint32_t x = w[(t + 13) & 15] ^ w[(t + 8) & 15] ^ w[(t + 2) & 15] ^ w[t & 15];
+    w[t & 15] = rotl(x, 1);
+    return w[t & 15];
+}
+
+/// One compression of a 64-byte block into h[5]. Written as four 20-round phases, fully unrolled
+/// with the working variables renamed instead of shifted (the shape of Gladman's brg_sha1, which
+/// mini-uts uses): a single 80-round loop with the phase chosen inside it and a..e moved every round
+/// ran at half mini-uts' speed, and SHA-1 is UTS's whole work. Same arithmetic, same digest.
 CANOPY_HOST_DEVICE inline void sha1_compress(std::uint32_t h[5], const std::uint8_t block[64]) {
     std::uint32_t w[16];
     for (unsigned i = 0; i < 16; ++i) {
@@ -23,32 +44,46 @@ CANOPY_HOST_DEVICE inline void sha1_compress(std::uint32_t h[5], const std::uint
                (std::uint32_t(block[4 * i + 2]) << 8) | std::uint32_t(block[4 * i + 3]);
     }
     std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
-    for (unsigned t = 0; t < 80; ++t) {
-        if (t >= 16) {
-            const std::uint32_t x = w[(t + 13) & 15] ^ w[(t + 8) & 15] ^ w[(t + 2) & 15] ^ w[t & 15];
-            w[t & 15] = rotl(x, 1);
-        }
-        std::uint32_t f, k;
-        if (t < 20) {
-            f = (b & c) | (~b & d);
-            k = 0x5A827999u;
-        } else if (t < 40) {
-            f = b ^ c ^ d;
-            k = 0x6ED9EBA1u;
-        } else if (t < 60) {
-            f = (b & c) | (b & d) | (c & d);
-            k = 0x8F1BBCDCu;
-        } else {
-            f = b ^ c ^ d;
-            k = 0xCA62C1D6u;
-        }
-        const std::uint32_t tmp = rotl(a, 5) + f + e + k + w[t & 15];
-        e = d;
-        d = c;
-        c = rotl(b, 30);
-        b = a;
-        a = tmp;
-    }
+    // One round, with the roles renamed by the caller: e += rotl(a,5) + f(b,c,d) + k + w; b = rotl(b,30).
+#define CANOPY_SHA1_ROUND(f, k, a, b, c, d, e, wt)                                                      \
+    do {                                                                                              \
+        e += rotl(a, 5) + f(b, c, d) + (k) + (wt);                                                   \
+        b = rotl(b, 30);                                                                              \
+    } while (0)
+#define CANOPY_SHA1_FIVE(f, k, t, word)                                                                 \
+    do {                                                                                              \
+        CANOPY_SHA1_ROUND(f, k, a, b, c, d, e, word(t));                                             \
+        CANOPY_SHA1_ROUND(f, k, e, a, b, c, d, word(t + 1));                                         \
+        CANOPY_SHA1_ROUND(f, k, d, e, a, b, c, word(t + 2));                                         \
+        CANOPY_SHA1_ROUND(f, k, c, d, e, a, b, word(t + 3));                                         \
+        CANOPY_SHA1_ROUND(f, k, b, c, d, e, a, word(t + 4));                                         \
+    } while (0)
+#define CANOPY_SHA1_LOADED(t) w[t]
+#define CANOPY_SHA1_NEXT(t) sha1_schedule(w, t)
+    CANOPY_SHA1_FIVE(sha1_ch, 0x5A827999u, 0, CANOPY_SHA1_LOADED);
+    CANOPY_SHA1_FIVE(sha1_ch, 0x5A827999u, 5, CANOPY_SHA1_LOADED);
+    CANOPY_SHA1_FIVE(sha1_ch, 0x5A827999u, 10, CANOPY_SHA1_LOADED);
+    CANOPY_SHA1_ROUND(sha1_ch, 0x5A827999u, a, b, c, d, e, w[15]);
+    CANOPY_SHA1_ROUND(sha1_ch, 0x5A827999u, e, a, b, c, d, sha1_schedule(w, 16));
+    CANOPY_SHA1_ROUND(sha1_ch, 0x5A827999u, d, e, a, b, c, sha1_schedule(w, 17));
+    CANOPY_SHA1_ROUND(sha1_ch, 0x5A827999u, c, d, e, a, b, sha1_schedule(w, 18));
+    CANOPY_SHA1_ROUND(sha1_ch, 0x5A827999u, b, c, d, e, a, sha1_schedule(w, 19));
+    CANOPY_SHA1_FIVE(sha1_parity, 0x6ED9EBA1u, 20, CANOPY_SHA1_NEXT);
+    CANOPY_SHA1_FIVE(sha1_parity, 0x6ED9EBA1u, 25, CANOPY_SHA1_NEXT);
+    CANOPY_SHA1_FIVE(sha1_parity, 0x6ED9EBA1u, 30, CANOPY_SHA1_NEXT);
+    CANOPY_SHA1_FIVE(sha1_parity, 0x6ED9EBA1u, 35, CANOPY_SHA1_NEXT);
+    CANOPY_SHA1_FIVE(sha1_maj, 0x8F1BBCDCu, 40, CANOPY_SHA1_NEXT);
+    CANOPY_SHA1_FIVE(sha1_maj, 0x8F1BBCDCu, 45, CANOPY_SHA1_NEXT);
+    CANOPY_SHA1_FIVE(sha1_maj, 0x8F1BBCDCu, 50, CANOPY_SHA1_NEXT);
+    CANOPY_SHA1_FIVE(sha1_maj, 0x8F1BBCDCu, 55, CANOPY_SHA1_NEXT);
+    CANOPY_SHA1_FIVE(sha1_parity, 0xCA62C1D6u, 60, CANOPY_SHA1_NEXT);
+    CANOPY_SHA1_FIVE(sha1_parity, 0xCA62C1D6u, 65, CANOPY_SHA1_NEXT);
+    CANOPY_SHA1_FIVE(sha1_parity, 0xCA62C1D6u, 70, CANOPY_SHA1_NEXT);
+    CANOPY_SHA1_FIVE(sha1_parity, 0xCA62C1D6u, 75, CANOPY_SHA1_NEXT);
+#undef CANOPY_SHA1_NEXT
+#undef CANOPY_SHA1_LOADED
+#undef CANOPY_SHA1_FIVE
+#undef CANOPY_SHA1_ROUND
     h[0] += a;
     h[1] += b;
     h[2] += c;
