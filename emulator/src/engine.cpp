@@ -12,10 +12,10 @@
 #include "engine.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cstring>
 #include <exception>
-#include <queue>
 #include <random>
 #include <set>
 #include <sstream>
@@ -83,6 +83,13 @@ void log_races(const std::vector<race_report>& races, unsigned limit) {
 
 /// Thrown inside a fiber to unwind it when the launch is being aborted.
 struct kernel_abort {};
+
+/// Whether two call sites are the same: one pointer comparison when both came from the same
+/// std::source_location (the common case), the text otherwise (a header's __FILE__ may be several
+/// copies).
+bool same_site(const site& a, const site& b) {
+    return a.line == b.line && (a.file == b.file || std::strcmp(a.file, b.file) == 0);
+}
 
 /// Stack allocator handing boost::context our pooled, guard-paged stacks.
 struct pooled_stack {
@@ -182,16 +189,58 @@ struct worker_state {
     std::vector<bool> slot_finished;
     std::vector<std::uint64_t> slot_clock; // timed: when the slot's last work-group finished
     std::vector<fiber_record*> runnable;
-    // Timed order: runnable work-items by (clock, seeded tie-break); entries are superseded, not
-    // removed (a popped entry whose version is not its fiber's current one is skipped).
+    // Timed order: runnable work-items by (clock, seeded tie-break) in a binary min-heap; entries are
+    // superseded, not removed (an entry whose version is not its fiber's current one is skipped). The
+    // running work-item's entry stays at the root during its step and is replaced after it, one
+    // sift-down that usually stops at once (its clock moved by a few cycles): a pop and a push cost two
+    // full passes over the heap's height, a sixth of a timed run.
     struct timed_entry {
         std::uint64_t clock, tie, version;
         fiber_record* f;
-        bool operator<(const timed_entry& o) const { // std::priority_queue is a max-heap
-            return clock != o.clock ? clock > o.clock : tie > o.tie;
+        bool before(const timed_entry& o) const { return clock != o.clock ? clock < o.clock : tie < o.tie; }
+    };
+    struct timed_heap {
+        std::vector<timed_entry> v;
+        bool empty() const { return v.empty(); }
+        const timed_entry& top() const { return v.front(); }
+        void push(const timed_entry& e) {
+            std::size_t i = v.size();
+            v.push_back(e);
+            while (i > 0) {
+                const std::size_t parent = (i - 1) / 2;
+                if (!v[i].before(v[parent])) {
+                    break;
+                }
+                std::swap(v[i], v[parent]);
+                i = parent;
+            }
+        }
+        void replace_top(const timed_entry& e) {
+            const std::size_t n = v.size();
+            std::size_t i = 0;
+            for (;;) {
+                const std::size_t l = 2 * i + 1;
+                if (l >= n) {
+                    break;
+                }
+                const std::size_t c = l + 1 < n && v[l + 1].before(v[l]) ? l + 1 : l;
+                if (!v[c].before(e)) {
+                    break;
+                }
+                v[i] = v[c];
+                i = c;
+            }
+            v[i] = e;
+        }
+        void pop() {
+            const timed_entry last = v.back();
+            v.pop_back();
+            if (!v.empty()) {
+                replace_top(last);
+            }
         }
     };
-    std::priority_queue<timed_entry> heap;
+    timed_heap heap;
     std::uint64_t makespan = 0; // timed: the latest clock a work-item finished at
     std::size_t cursor = 0;     // round-robin position (parallel)
     std::uint64_t progress = 0; // memory changes made by this worker's work-items
@@ -199,6 +248,7 @@ struct worker_state {
     std::atomic<bool> stalled{false};
     std::atomic<bool> active{true};
     std::uint64_t steps = 0;
+    unsigned chain = 0;     // direct switches between lanes in this scheduling step (engine::next_lane)
     std::uint64_t live = 0; // work-items of resident work-groups that have not finished
     bool refill = true;     // a slot may be free: admit work-groups before the next step
 #if defined(CANOPY_ASAN)
@@ -306,6 +356,12 @@ void engine::run() {
         w.slot_finished.push_back(false);
         w.slot_clock.push_back(0);
     }
+    if (opt_.scheduler != scheduler_kind::deterministic) {
+        opt_.timed = false; // simulated time orders the deterministic scheduler's steps only
+    }
+#if !defined(CANOPY_ASAN) && !defined(CANOPY_TSAN)
+    direct_switches_ = opt_.scheduler == scheduler_kind::parallel;
+#endif
     own_choices_ = random_chooser(opt_.seed);
     choices_ = opt_.choices ? opt_.choices : &own_choices_;
     if (opt_.pct_depth > 0) {
@@ -383,6 +439,7 @@ void engine::run() {
     }
     last_report_ = r;
     ++launch_totals_.launches;
+    launch_totals_.steps += r.steps;
     launch_totals_.cycles_makespan += r.memory.cycles_makespan;
     launch_totals_.memory += r.memory;
     launch_totals_.launch_cost = opt_.costs.launch;
@@ -478,14 +535,19 @@ void engine::fill_slots(worker_state& w) {
 void engine::make_runnable(worker_state& w, fiber_record& f) {
     f.wi.run_index = static_cast<int>(w.runnable.size());
     w.runnable.push_back(&f);
-    if (opt_.timed && opt_.scheduler == scheduler_kind::deterministic) {
+    if (opt_.timed) { // deterministic only (run() clears it for the parallel scheduler)
         push_timed(w, f);
     }
 }
 
 void engine::push_timed(worker_state& w, fiber_record& f) {
     // The tie-break is drawn when the entry is made: simultaneous events run in a seeded order.
-    w.heap.push({f.wi.clock, choices_->pick(~std::uint64_t{0}), ++f.heap_version, &f});
+    const worker_state::timed_entry e{f.wi.clock, choices_->pick(~std::uint64_t{0}), ++f.heap_version, &f};
+    if (!w.heap.empty() && w.heap.top().f == &f && w.heap.top().version == e.version - 1) {
+        w.heap.replace_top(e); // the entry it ran by is still the root: move it down from there
+    } else {
+        w.heap.push(e);
+    }
 }
 
 void engine::make_blocked(fiber_record& f) {
@@ -516,7 +578,7 @@ void engine::fiber_main(fiber_record& f) {
     f.wi.state = wi_state::done;
 }
 
-void engine::switch_in(worker_state& w, fiber_record& f) {
+fiber_record& engine::switch_in(worker_state& w, fiber_record& f) {
 #if defined(CANOPY_TSAN)
     if (!f.started) {
         start_on_carrier(w, f);
@@ -557,21 +619,26 @@ void engine::switch_in(worker_state& w, fiber_record& f) {
     // between work-groups on different OS threads, which is where the parallel scheduler can race.
     __tsan_switch_to_fiber(f.tsan_fiber, 0);
 #endif
-    f.fib = std::move(f.fib).resume();
+    ctx::fiber back = std::move(f.fib).resume();
+    // The work-item that switched back is `current`: f itself, or (parallel scheduler) the last lane of
+    // a chain of direct switches that began with f (switch_to_lane). Its context is what came back.
+    fiber_record& g = *static_cast<fiber_record*>(current->fiber);
+    g.fib = std::move(back);
 #if defined(CANOPY_ASAN)
     __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #endif
 #if defined(CANOPY_TSAN)
-    if (f.wi.state == wi_state::done) {
+    if (g.wi.state == wi_state::done) {
         // The carrier parked after the work-item: it is idle, ready for the next one.
-        f.carrier->fib = std::move(f.fib);
-        w.idle_carriers.push_back(f.carrier);
-        f.carrier = nullptr;
-        f.tsan_fiber = nullptr;
+        g.carrier->fib = std::move(g.fib);
+        w.idle_carriers.push_back(g.carrier);
+        g.carrier = nullptr;
+        g.tsan_fiber = nullptr;
     }
 #endif
     current = nullptr;
     (void)w;
+    return g;
 }
 
 void engine::switch_out(fiber_record& f) {
@@ -585,6 +652,40 @@ void engine::switch_out(fiber_record& f) {
 #if defined(CANOPY_ASAN)
     __sanitizer_finish_switch_fiber(f.asan_fake, &f.worker->main_stack_bottom, &f.worker->main_stack_size);
 #endif
+    if (aborting_.load(std::memory_order_relaxed)) {
+        throw kernel_abort{};
+    }
+}
+
+fiber_record* engine::next_lane(fiber_record& f) {
+    if (!direct_switches_ || f.worker->chain >= max_chain) {
+        return nullptr;
+    }
+    const block_state& b = *f.wi.blk;
+    const unsigned lanes = b.subgroups[f.wi.subgroup].lanes;
+    fiber_record* first = &f - f.wi.lane;
+    for (unsigned k = 1; k < lanes; ++k) {
+        const unsigned l = f.wi.lane + k < lanes ? f.wi.lane + k : f.wi.lane + k - lanes;
+        fiber_record& g = first[l];
+        // Runnable and not polling: a lane released by the last collective, about to run to the next.
+        if (g.started && g.wi.run_index >= 0 && !g.wi.in_spin) {
+            return &g;
+        }
+    }
+    return nullptr;
+}
+
+void engine::switch_to_lane(fiber_record& from, fiber_record& to) {
+    // One jump instead of two (from -> scheduler -> to). The scheduler's context travels with the
+    // chain: the function runs on `to`'s stack, parks `from`'s context in from.fib and hands `to` the
+    // scheduler's context, which `to` stores in its own sched (its switch_out or switch_to_lane
+    // returns it). Whoever resumes `from` later hands it the scheduler's context the same way.
+    ++from.worker->chain;
+    current = &to.wi;
+    from.sched = std::move(to.fib).resume_with([&from](ctx::fiber&& back) {
+        from.fib = std::move(back);
+        return std::move(from.sched);
+    });
     if (aborting_.load(std::memory_order_relaxed)) {
         throw kernel_abort{};
     }
@@ -702,7 +803,8 @@ void engine::worker_loop(worker_state& w) {
             const bool waiting = f->wi.in_spin;
             const std::uint64_t clock_before = f->wi.clock;
             const std::uint64_t progress_before = w.progress;
-            switch_in(w, *f);
+            w.chain = 0;
+            f = &switch_in(w, *f); // the same work-item unless lanes switched directly (parallel)
             if (deterministic && opt_.pct_depth > 0 && w.steps <= pct_steps_) {
                 pct_after_step(*f, w.steps, waiting && w.progress == progress_before);
             }
@@ -770,12 +872,14 @@ fiber_record* engine::earliest_runnable(worker_state& w) {
     // work-item acts "before" an event that happened earlier in simulated time. Ties (common: the
     // lanes of a sub-group leave a collective together) go by a seeded random key, keeping runs
     // replayable and still exploring an order among simultaneous events.
+    // The entry stays at the root while its work-item runs; push_timed replaces it afterwards, and an
+    // entry left behind by a work-item that blocked or finished is skipped here like any stale one.
     for (;;) {
-        const auto e = w.heap.top();
-        w.heap.pop();
+        const auto& e = w.heap.top();
         if (e.version == e.f->heap_version && e.f->wi.run_index >= 0) {
             return e.f;
         }
+        w.heap.pop();
     }
 }
 
@@ -847,13 +951,12 @@ void engine::finish_work_item(worker_state& w, fiber_record& f) {
             std::vector<worker_state::timed_entry> keep;
             const fiber_record* lo = b.fibers.data();
             const fiber_record* hi = lo + b.fibers.size();
-            while (!w.heap.empty()) {
-                const auto e = w.heap.top();
-                w.heap.pop();
+            for (const auto& e : w.heap.v) {
                 if (e.f < lo || e.f >= hi) {
                     keep.push_back(e);
                 }
             }
+            w.heap.v.clear();
             for (const auto& e : keep) {
                 w.heap.push(e);
             }
@@ -881,7 +984,7 @@ void engine::abort_fibers(worker_state& w) {
         b.reset();
     }
     w.runnable.clear();
-    w.heap = {};
+    w.heap.v.clear();
 }
 
 // ---- parallel watchdog --------------------------------------------------------------------------
@@ -1032,8 +1135,7 @@ std::string engine::describe_all() const {
 void engine::block_barrier(work_item& wi, site where) {
     block_state& b = *wi.blk;
     auto& f = *static_cast<fiber_record*>(wi.fiber);
-    if (b.bar_arrived > 0 &&
-        (b.bar_site.line != where.line || std::strcmp(b.bar_site.file, where.file) != 0)) {
+    if (b.bar_arrived > 0 && !same_site(b.bar_site, where)) {
         fail_in_fiber(
             fmt::format("block {}: divergent barriers: {} work-items wait at {}, work-item {} reached "
                         "another block_barrier at {}",
@@ -1100,8 +1202,7 @@ const std::uint64_t* engine::collective(work_item& wi, collective_kind kind, std
     block_state& b = *wi.blk;
     subgroup_state& sg = b.subgroups[wi.subgroup];
     auto& f = *static_cast<fiber_record*>(wi.fiber);
-    if (sg.arrived > 0 &&
-        (sg.kind != kind || sg.where.line != where.line || std::strcmp(sg.where.file, where.file) != 0)) {
+    if (sg.arrived > 0 && (sg.kind != kind || !same_site(sg.where, where))) {
         fail_in_fiber(
             fmt::format("block {} sub-group {}: divergent collectives: {} lane(s) wait in {} at {}, "
                         "lane {} reached {} at {} (all live lanes must reach the same collective)",
@@ -1119,7 +1220,11 @@ const std::uint64_t* engine::collective(work_item& wi, collective_kind kind, std
     if (sg.arrived == sg.live) {
         complete_collective(b, wi.subgroup, &wi);
         *mask = sg.snapshot_mask;
-        yield(wi);
+        if (!direct_switches_) {
+            // A scheduling point for the deterministic scheduler, whose interleavings it explores. The
+            // parallel scheduler runs on: the released lanes run when this one next waits.
+            yield(wi);
+        }
         return sg.snapshot;
     }
     wi.state = wi_state::at_collective;
@@ -1128,7 +1233,11 @@ const std::uint64_t* engine::collective(work_item& wi, collective_kind kind, std
     make_blocked(f);
     check_block_stuck(b);
     while (wi.state == wi_state::at_collective) {
-        switch_out(f);
+        if (fiber_record* g = next_lane(f)) {
+            switch_to_lane(f, *g);
+        } else {
+            switch_out(f);
+        }
     }
     // The snapshot stays valid until this lane arrives at its next collective: the next completion
     // needs this lane's arrival first.
@@ -1144,24 +1253,27 @@ void engine::complete_collective(block_state& b, unsigned subgroup, work_item* l
     if (race_) {
         race_->collective(b.id, subgroup, sg.arrived_mask, sg.kind);
     }
-    const unsigned first = subgroup * opt_.device.subgroup_size;
-    // A collective completes when its last lane arrives: every lane leaves at that lane's clock.
-    std::uint64_t at = last ? last->clock : 0;
-    for (unsigned t = first; t < first + sg.lanes; ++t) {
-        if (b.fibers[t].wi.state == wi_state::at_collective) {
-            at = std::max(at, b.fibers[t].wi.clock);
+    fiber_record* const lanes = b.fibers.data() + subgroup * opt_.device.subgroup_size;
+    if (opt_.timed) {
+        // A collective completes when its last lane arrives: every lane leaves at that lane's clock.
+        std::uint64_t at = last ? last->clock : 0;
+        for (unsigned t = 0; t < sg.lanes; ++t) {
+            if (lanes[t].wi.state == wi_state::at_collective) {
+                at = std::max(at, lanes[t].wi.clock);
+            }
+        }
+        if (last) {
+            last->clock = at;
+        }
+        for (unsigned t = 0; t < sg.lanes; ++t) {
+            if (lanes[t].wi.state == wi_state::at_collective) {
+                lanes[t].wi.clock = at;
+            }
         }
     }
-    if (last) {
-        last->clock = at;
-    }
-    for (unsigned t = first; t < first + sg.lanes; ++t) {
-        if (b.fibers[t].wi.state == wi_state::at_collective) {
-            b.fibers[t].wi.clock = at;
-        }
-    }
-    for (unsigned t = first; t < first + sg.lanes; ++t) {
-        fiber_record& g = b.fibers[t];
+    // Only the lanes that arrived wait (the others exited); the completing lane is running.
+    for (lane_mask m = sg.arrived_mask; m != 0; m &= m - 1) {
+        fiber_record& g = lanes[std::countr_zero(m)];
         if (g.wi.state == wi_state::at_collective) {
             g.wi.state = wi_state::runnable;
             --b.blocked;

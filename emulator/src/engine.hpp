@@ -55,8 +55,14 @@ class engine {
     void start_block(worker_state& w, std::size_t slot_index, unsigned block_id);
     void make_runnable(worker_state& w, fiber_record& f);
     void make_blocked(fiber_record& f);
-    void switch_in(worker_state& w, fiber_record& f);
+    /// Runs f until it (or the last lane of a chain of direct switches it began) switches back;
+    /// returns the work-item that did.
+    fiber_record& switch_in(worker_state& w, fiber_record& f);
     void switch_out(fiber_record& f);
+    // Parallel scheduler: a lane that waits in a collective runs the next runnable lane of its
+    // sub-group directly (direct_switches_), at most max_chain times per scheduling step.
+    fiber_record* next_lane(fiber_record& f);
+    void switch_to_lane(fiber_record& from, fiber_record& to);
     void fiber_main(fiber_record& f);
     void destroy_fiber(fiber_record& f);
 #if defined(CANOPY_TSAN)
@@ -99,6 +105,11 @@ class engine {
     std::uint64_t pct_steps_ = 0; // k: priorities order the first k steps, a uniform choice the rest
     std::size_t pct_next_change_ = 0;
     std::int64_t pct_next_yield_priority_ = 0;
+
+    // Parallel scheduler, no sanitizer: lanes waiting in collectives switch to each other directly,
+    // not through the scheduler. Sanitizers' fiber annotations pair every switch with the scheduler.
+    bool direct_switches_ = false;
+    static constexpr unsigned max_chain = 1024; // then the scheduler runs the other work-groups
 
     std::atomic<bool> aborting_{false};
     std::atomic<bool> deadlock_{false};

@@ -1023,10 +1023,18 @@ result run(const test& t, const run_options& o) {
     };
     if (!done) {
         const auto t0 = std::chrono::steady_clock::now();
+        std::uint64_t steps = 0; // the longest run seen: PCT's range of change points
         for (std::uint64_t seed = 1; seed <= o.seeds; ++seed) {
+            const unsigned depth =
+                steps == 0 ? 0u : static_cast<unsigned>((seed - 1) % (std::uint64_t{o.seeds_pct_depth} + 1));
             emu::random_chooser rc(seed);
-            run_label = fmt::format("the random run with seed {}", seed);
+            run_label = depth == 0 ? fmt::format("the random run with seed {}", seed)
+                                   : fmt::format("the random run with seed {} (PCT depth {})", seed, depth);
+            opt.pct_depth = depth;
+            opt.pct_steps = std::max<std::uint64_t>(steps, 1);
             once(rc, nullptr, false);
+            opt.pct_depth = 0;
+            steps = std::max(steps, emu::last_report().steps);
             if (out_of_time(t0)) {
                 break;
             }

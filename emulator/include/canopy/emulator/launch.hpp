@@ -65,6 +65,7 @@ void reset_race_log();
 /// are kept apart so that a reader can redo the sum with their own per-launch figure.
 struct launch_totals_t {
     std::uint64_t launches = 0;
+    std::uint64_t steps = 0;           // scheduling steps of every launch (launch_report::steps, added up)
     std::uint64_t cycles_makespan = 0; // sum of the launches' makespans (timed scheduling only, else 0)
     memory_counters memory;            // the launches' counters, added up
     std::uint64_t launch_cost = 0;     // cost_table::launch of the latest launch (cycles per launch)

@@ -31,6 +31,10 @@ struct unsupported_test : std::runtime_error {
 struct run_options {
     emu::rsp_scheme scheme = emu::rsp_scheme::proposed;
     std::uint64_t seeds = 10000;    // random runs (seeds 1..seeds) unless exhaustive succeeds
+    // The random runs cycle through a uniform order and PCT orders of depth 1..seeds_pct_depth (0:
+    // uniform only, the default), as the race sampling does: an outcome at the end of a long chain of
+    // hand-offs (herd's XF-barrier tests) is out of uniform order's reach.
+    unsigned seeds_pct_depth = 0;
     double time_budget_seconds = 0; // > 0: stop the random runs once this much time has passed
     // Explore every execution first, up to this many runs (each run replays a choice sequence from the
     // start); over the limit the partial exploration is dropped and the random runs decide.

@@ -380,13 +380,17 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
 
     /// Every lane: for each type, this lane's offset among the lanes (`offs`) and the sub-group's total
     /// (`totals`) of the counts `k`. Up to 4 types in 16-bit fields of one 64-bit scan when no total can
-    /// reach 2^16 (one collective instead of one per type).
-    CANOPY_DEVICE void scan_counts(const unsigned (&k)[num_types], unsigned (&offs)[num_types],
-                                   unsigned (&totals)[num_types], unsigned F) const {
+    /// reach 2^16 (one collective instead of one per type). Returns whether `flag` is set on any lane:
+    /// in a free field of the same scan when fewer than 4 types leave one, else by one more vote.
+    CANOPY_DEVICE bool scan_counts(const unsigned (&k)[num_types], unsigned (&offs)[num_types],
+                                   unsigned (&totals)[num_types], unsigned F, bool flag = false) const {
         if (num_types <= 4 && L.staging_capacity * F < 65536u) {
             unsigned long long packed = 0;
             for (unsigned t = 0; t < num_types; ++t) {
                 packed |= static_cast<unsigned long long>(k[t]) << (16 * t);
+            }
+            if (num_types < 4) {
+                packed |= static_cast<unsigned long long>(flag ? 1u : 0u) << (16 * (num_types % 4));
             }
             const unsigned long long o = exclusive_sum(packed);
             const unsigned long long all = broadcast(o + packed, F - 1);
@@ -394,12 +398,16 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 offs[t] = static_cast<unsigned>(o >> (16 * t)) & 0xffffu;
                 totals[t] = static_cast<unsigned>(all >> (16 * t)) & 0xffffu;
             }
+            if (num_types < 4) {
+                return ((all >> (16 * (num_types % 4))) & 0xffffu) != 0;
+            }
         } else {
             for (unsigned t = 0; t < num_types; ++t) {
                 offs[t] = exclusive_sum(k[t]);
                 totals[t] = broadcast(offs[t] + k[t], F - 1);
             }
         }
+        return any(flag);
     }
 
     /// The loop of one sub-group; `wg` / `nwg`: this work-group's (participating) id and their count.
@@ -422,11 +430,14 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             if (leader) {
                 kind = pick(wg, nwg, sg, ph, pt, aux, ring, pending, cursor, cnt);
             }
-            // The device ring rides in the kind's word (kinds < 16): one broadcast for both.
-            kind = broadcast(kind | ring << 4, 0);
-            ring = kind >> 4;
-            kind &= 15u;
-            aux = broadcast(aux, 0);
+            // The pick in one broadcast: the device ring rides in the kind's word (kinds < 16), the slot
+            // ticket in the high half. Every collective of this loop runs once per front; on the
+            // emulator each costs a fiber switch per lane, on a GPU a shuffle or two.
+            const unsigned long long picked =
+                broadcast(static_cast<unsigned long long>(aux) << 32 | (kind | ring << 4), 0);
+            aux = static_cast<unsigned>(picked >> 32);
+            kind = static_cast<unsigned>(picked) & 15u;
+            ring = static_cast<unsigned>(picked) >> 4;
             if (kind == detail::pk_done) {
                 break;
             }
@@ -450,14 +461,16 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             const unsigned type = f.type();
             const unsigned count = f.count();
             unsigned words[W] = {};
-            bool bad = type >= num_types || count == 0 || count > F;
+            const bool bad = type >= num_types || count == 0 || count > F;
             if (!bad && lane < count) {
                 // Only the words this type's payload has (a vertex id is 1 of a range task's 6).
                 for (unsigned i = 0; i < type_words<Tasks...>(type); ++i) {
                     words[i] = ld(f.payload(lane) + i);
                 }
             }
-            bad = any(bad);
+            // No vote on `bad`: every lane read the same two header words of a front its sub-group
+            // owns (nothing writes them until the leader hands the slot back, below), after the same
+            // hand-off, so `bad` is uniform already and the branches on it cannot diverge.
             // Lanes -> leader: every lane's reads come before the leader hands the slot back (the next
             // producer may overwrite it) or the private slot is repacked.
             handoff_barrier();
@@ -503,7 +516,16 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             }
 
             // ---- pack (into the private ring; spilling outward first when it would overflow) ----
-            if (any(ctx.overflowed())) {
+            const bool prio = order == task_order::priority;
+            unsigned near_k[num_types] = {}, far_k[num_types] = {};
+            unsigned offs[num_types] = {}, totals[num_types] = {}, far_offs[num_types] = {},
+                     far_totals[num_types] = {};
+            for (unsigned t = 0; t < num_types; ++t) {
+                near_k[t] = ctx.staged_of(t);
+            }
+            // fifo and lifo: the staging overflow vote rides in the counts' scan (one collective fewer
+            // per front); priority splits the counts by a threshold first, so it votes on its own.
+            if (prio ? any(ctx.overflowed()) : scan_counts(near_k, offs, totals, F, ctx.overflowed())) {
                 if (ctx.overflowed()) {
                     report(status(), failure::staging_overflow, sg * max_subgroup_size + lane);
                 }
@@ -512,7 +534,6 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             // ---- count, before any child can be published: a spill below hands fronts to other
             // sub-groups mid-pack, and they must not finish a child before it is counted ----
             // order priority: a task whose priority is above the threshold (read once per front) is far.
-            const bool prio = order == task_order::priority;
             unsigned theta = 0;
             if (prio) {
                 if (leader) {
@@ -520,11 +541,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 }
                 theta = broadcast(theta, 0);
             }
-            unsigned near_k[num_types] = {}, far_k[num_types] = {};
             unsigned least_far = ~0u;
-            for (unsigned t = 0; t < num_types; ++t) {
-                near_k[t] = ctx.staged_of(t);
-            }
             if (prio) {
                 for (unsigned i = 0; i < ctx.staged(); ++i) {
                     const unsigned* e = ctx.entry(i);
@@ -538,10 +555,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 }
             }
             // Per type and class: this lane's staged count, its offset among the lanes and the total.
-            unsigned offs[num_types] = {}, totals[num_types] = {}, far_offs[num_types] = {},
-                     far_totals[num_types] = {};
-            scan_counts(near_k, offs, totals, F);
             if (prio) {
+                scan_counts(near_k, offs, totals, F);
                 scan_counts(far_k, far_offs, far_totals, F);
             }
             unsigned spawned = 0;
@@ -579,8 +594,10 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                         room = F - have;
                     }
                 }
-                room = broadcast(room, 0);
-                have = broadcast(have, 0);
+                // Both in one broadcast (each is at most F <= 64).
+                const unsigned room_have = broadcast(room | have << 16, 0);
+                room = room_have & 0xffffu;
+                have = room_have >> 16;
                 room = room < total ? room : total;
                 // In chunks of what the private ring can take: when it is full, its oldest fronts spill
                 // to the work-group ring, then the device ring (work-sharing policies), and packing goes
@@ -685,8 +702,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     n = want < spare ? want : spare;
                     n = n < max_share ? n : max_share;
                 }
-                n = broadcast(n, 0);
-                to_wg = broadcast(to_wg, 0);
+                const unsigned n_to = broadcast(n << 1 | (to_wg ? 1u : 0u), 0); // one broadcast for both
+                n = n_to >> 1;
+                to_wg = (n_to & 1u) != 0;
                 if (n != 0) {
                     // The oldest fronts go (the shared rings are FIFO: the oldest work spreads first).
                     move_out(wg, sg, ph, pt, n, to_wg ? to_workgroup : to_device, false, leader, lane, cnt);

@@ -2,6 +2,7 @@
 // computes its own result from the snapshot, so one gather serves every operation and any Op.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -17,10 +18,9 @@ inline lane_mask ballot(bool p, CANOPY_SITE_PARAM) {
     lane_mask m = 0;
     const std::uint64_t* v = emu::collective(emu::collective_kind::ballot, p ? 1 : 0, where, &m);
     lane_mask r = 0;
-    for (unsigned l = 0; l < max_subgroup_size; ++l) {
-        if ((m >> l & 1) && v[l]) {
-            r |= lane_mask{1} << l;
-        }
+    for (lane_mask b = m; b != 0; b &= b - 1) { // the live lanes only (every lane runs this loop)
+        const unsigned l = static_cast<unsigned>(std::countr_zero(b));
+        r |= v[l] ? lane_mask{1} << l : 0;
     }
     return r;
 }
@@ -28,8 +28,8 @@ inline lane_mask ballot(bool p, CANOPY_SITE_PARAM) {
 inline bool any(bool p, CANOPY_SITE_PARAM) {
     lane_mask m = 0;
     const std::uint64_t* v = emu::collective(emu::collective_kind::any, p ? 1 : 0, where, &m);
-    for (unsigned l = 0; l < max_subgroup_size; ++l) {
-        if ((m >> l & 1) && v[l]) {
+    for (lane_mask b = m; b != 0; b &= b - 1) {
+        if (v[std::countr_zero(b)]) {
             return true;
         }
     }
@@ -39,8 +39,8 @@ inline bool any(bool p, CANOPY_SITE_PARAM) {
 inline bool all(bool p, CANOPY_SITE_PARAM) {
     lane_mask m = 0;
     const std::uint64_t* v = emu::collective(emu::collective_kind::all, p ? 1 : 0, where, &m);
-    for (unsigned l = 0; l < max_subgroup_size; ++l) {
-        if ((m >> l & 1) && !v[l]) {
+    for (lane_mask b = m; b != 0; b &= b - 1) {
+        if (!v[std::countr_zero(b)]) {
             return false;
         }
     }
@@ -83,10 +83,8 @@ template <class T, class Op> T exclusive_scan(T v, T init, Op op, CANOPY_SITE_PA
     const std::uint64_t* s = emu::collective(emu::collective_kind::scan, detail::to_bits(v), where, &m);
     const unsigned me = emu::self().lane;
     T acc = init;
-    for (unsigned l = 0; l < me; ++l) {
-        if (m >> l & 1) {
-            acc = op(acc, detail::from_bits<T>(s[l]));
-        }
+    for (lane_mask b = m & ((lane_mask{1} << me) - 1); b != 0; b &= b - 1) { // live lanes below me
+        acc = op(acc, detail::from_bits<T>(s[std::countr_zero(b)]));
     }
     return acc;
 }
