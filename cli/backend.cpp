@@ -72,6 +72,7 @@ launch_summary collect_launches() {
 #if defined(CANOPY_BACKEND_CPU)
     const emu::launch_totals_t& t = emu::launch_totals();
     r.launches = t.launches;
+    r.steps = t.steps;
     r.kernel_cycles = t.cycles_makespan;
     r.launch_cycles = emu::current_options().costs.launch;
 #endif

@@ -62,6 +62,7 @@ race_summary collect_races();
 /// of their makespans and how many there were; cycles = kernel_cycles + launches x launch_cycles.
 struct launch_summary {
     unsigned long long launches = 0, kernel_cycles = 0, launch_cycles = 0;
+    unsigned long long steps = 0; // the emulator's scheduling steps over every launch (0 on a GPU)
 };
 launch_summary collect_launches();
 

@@ -113,6 +113,7 @@ void print_json_tail(nlohmann::json& j, const R& r, const std::optional<bool>& v
     if (!r.scheduler.empty()) {
         j["scheduler"] = r.scheduler;
         j["memory_model"] = r.memory_model;
+        j["scheduler_steps"] = tc.l.steps; // every launch's, for steps per second (bench/emulator_speed.sh)
     }
     nlohmann::json s = nlohmann::json::object();
     for (const auto& [k, v] : r.stats) {

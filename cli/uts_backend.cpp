@@ -120,6 +120,7 @@ uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_setting
     o.device = query_device().name;
     o.scheduler = emu::to_string(rep.scheduler);
     o.memory_model = rep.memory_model;
+    add("scheduler_steps", rep.steps); // the one launch's, for steps per second (bench/emulator_speed.sh)
     if (rep.memory_model != "coherent") {
         add("flushes", st.flushes);
         add("invalidations", st.invalidations);
