@@ -40,6 +40,7 @@
 
 #include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/options.hpp"
+#include "canopy/emulator/trace.hpp"
 #include "canopy/emulator/virtual_device.hpp"
 #include "canopy/runtime/runtime.hpp"
 #include "canopy/workloads/graph/coloring.hpp"
@@ -197,7 +198,18 @@ struct settings {
     double pagerank_tasks_tolerance = 1e-2;
     u64 launch_cycles = emu::cost_table{}.launch;
     g::pagerank_options pagerank;
+    std::string trace_dir; // --trace-dir: one timeline per run (empty: none)
 };
+
+/// --trace-dir: the run's timeline file, named by what the run is.
+std::string trace_file(const settings& s, const run_spec& sp) {
+    std::string name = s.devices[sp.device].name + "-" + s.graphs[sp.graph].name + "-" + to_string(sp.a) +
+                       "-" + g::to_string(sp.how);
+    if (sp.how == g::strategy::tasks) {
+        name += std::string("-") + rt::to_string(sp.pol);
+    }
+    return s.trace_dir + "/" + name + "-seed" + std::to_string(sp.seed) + ".json";
+}
 
 template <class R> void fill_counts(run_out& o, const R& r) {
     o.launches = r.launches;
@@ -221,6 +233,9 @@ run_out run_one(const settings& s, const run_spec& sp) {
     eo.costs.launch = s.launch_cycles;
     emu::scoped_options so(eo);
     emu::reset_launch_totals();
+    if (!s.trace_dir.empty()) {
+        emu::trace_open(trace_file(s, sp)); // written when the run has finished (below)
+    }
 
     g::run_options o;
     o.how = sp.how;
@@ -296,6 +311,12 @@ run_out run_one(const settings& s, const run_spec& sp) {
     out.inv_own = lt.memory.invalidations_own;
     out.inv_remote = lt.memory.invalidations_remote;
     out.busiest_cu = lt.memory.cycles_max_cu;
+    if (!s.trace_dir.empty()) {
+        const emu::trace_summary t = emu::trace_close();
+        if (!t.note.empty()) {
+            std::fprintf(stderr, "%s: %s\n", t.path.c_str(), t.note.c_str());
+        }
+    }
     return out;
 }
 
@@ -517,6 +538,10 @@ int main(int argc, char** argv) {
         ->check(CLI::Range(1e-9, 1.0))
         ->capture_default_str();
     app.add_flag("--no-plot", no_plot, "write the table and JSON only");
+    app.add_option("--trace-dir", s.trace_dir,
+                   "write each run's timeline (Chrome trace-event JSON, simulated cycles; docs/emulator.md "
+                   "'Timeline') into this existing directory, one file per run")
+        ->check(CLI::ExistingDirectory);
     CLI11_PARSE(app, argc, argv);
     s.tasks_every_device = !tasks_first_device;
     if (quick) {

@@ -34,6 +34,7 @@
 
 #include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/options.hpp"
+#include "canopy/emulator/trace.hpp"
 #include "canopy/emulator/virtual_device.hpp"
 #include "canopy/runtime/runtime.hpp"
 #include "canopy/workloads/uts/uts.hpp"
@@ -194,6 +195,8 @@ canopy::emu::virtual_device hrf8_with(unsigned block) {
 // The runtime core the experiment runs (--queues): the HRF paper's locked queues by default, which is
 // what its Fig. 9 describes; ring for the default core of canopy's runtime (docs/runtime.md).
 rt::queue_design g_queues = rt::queue_design::locked;
+// --trace-dir: where each run writes its timeline (empty: no timelines).
+std::string g_trace_dir;
 
 run_result run_one(const scaled_tree& t, rt::policy pol, u64 seed, unsigned compute_cycles, unsigned block) {
     canopy::emu::options o;
@@ -203,6 +206,10 @@ run_result run_one(const scaled_tree& t, rt::policy pol, u64 seed, unsigned comp
     o.timed = true; // simulated-time order: the makespan models the duration
     o.seed = seed;
     canopy::emu::scoped_options so(o);
+    if (!g_trace_dir.empty()) {
+        canopy::emu::trace_open(g_trace_dir + "/" + t.name + "-" + rt::to_string(pol) + "-" +
+                                rt::to_string(g_queues) + "-seed" + std::to_string(seed) + ".json");
+    }
     run_result r;
     r.pol = pol;
     r.seed = seed;
@@ -214,6 +221,12 @@ run_result run_one(const scaled_tree& t, rt::policy pol, u64 seed, unsigned comp
     r.c = rr.c;
     r.s = rr.stats;
     r.mem = canopy::emu::last_report().memory;
+    if (!g_trace_dir.empty()) {
+        const canopy::emu::trace_summary ts = canopy::emu::trace_close();
+        if (!ts.note.empty()) {
+            std::fprintf(stderr, "%s: %s\n", ts.path.c_str(), ts.note.c_str());
+        }
+    }
     return r;
 }
 
@@ -313,6 +326,10 @@ int main(int argc, char** argv) {
                    "or ring (canopy's default core: lock-free rings, work shared on demand)")
         ->check(CLI::IsMember({"locked", "ring"}))
         ->capture_default_str();
+    app.add_option("--trace-dir", g_trace_dir,
+                   "write each run's timeline (Chrome trace-event JSON, simulated cycles; docs/emulator.md "
+                   "'Timeline') into this existing directory, one file per run")
+        ->check(CLI::ExistingDirectory);
     CLI11_PARSE(app, argc, argv);
     g_queues = rt::parse_queue_design(queues_name);
     if (quick && app.count("--seeds") == 0) {

@@ -1,6 +1,7 @@
 // The CLI's bridge to the backend: the only CLI file compiled by the device compiler (backend.hpp).
 #include "backend.hpp"
 
+#include <cstdio>
 #include <string>
 
 #include "canopy/platform/platform.hpp"
@@ -9,6 +10,7 @@
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/emulator/launch.hpp"
 #    include "canopy/emulator/options.hpp"
+#    include "canopy/emulator/trace.hpp"
 #    include "canopy/emulator/virtual_device.hpp"
 #endif
 
@@ -62,8 +64,30 @@ void configure_emulator(const emulator_settings& s) {
     o.pct_steps = s.pct_steps;
     emu::reset_race_log();
     emu::reset_launch_totals();
+    if (!s.trace.empty() && !emu::trace_is_open()) {
+        emu::trace_open(s.trace, s.trace_events);
+    }
 #else
     (void)s;
+#endif
+}
+
+void finish_trace() {
+#if defined(CANOPY_BACKEND_CPU)
+    if (!emu::trace_is_open()) {
+        return;
+    }
+    const emu::trace_summary t = emu::trace_close();
+    std::fprintf(stderr,
+                 "canopy: trace: wrote %s (%llu launch(es), %llu sub-group tracks, %llu spans, %llu counter "
+                 "samples, %llu events; time in %s)\n",
+                 t.path.c_str(), static_cast<unsigned long long>(t.launches),
+                 static_cast<unsigned long long>(t.tracks), static_cast<unsigned long long>(t.spans),
+                 static_cast<unsigned long long>(t.counters), static_cast<unsigned long long>(t.events),
+                 t.time_unit.c_str());
+    if (!t.note.empty()) {
+        std::fprintf(stderr, "canopy: %s\n", t.note.c_str());
+    }
 #endif
 }
 

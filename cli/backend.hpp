@@ -45,9 +45,17 @@ struct emulator_settings {
     // priority change points over the first pct_steps steps (0: the emulator's default).
     unsigned pct_depth = 0;
     unsigned long long pct_steps = 0;
+    // --trace: the timeline file (empty: none) and the events it holds before spans are aggregated.
+    std::string trace;
+    unsigned long long trace_events = 1000000;
 };
 /// Installs the settings as the emulator's options (nothing on GPU backends), and starts a new race log.
 void configure_emulator(const emulator_settings& s);
+
+/// --trace: writes the timeline of every launch since configure_emulator() and says so on stderr (with
+/// what was aggregated past the size cap); nothing when no trace is being recorded. Throws
+/// canopy::error when the file cannot be written.
+void finish_trace();
 
 /// The races every race-checked launch of this command found (emulator only; `checked` false otherwise).
 struct race_summary {

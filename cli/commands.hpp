@@ -34,6 +34,9 @@ struct emulator_flag_set {
 /// deterministic scheduler; with an explicit --scheduler parallel they are a usage error (exit 2).
 void add_emulator_flags(CLI::App& sub, emulator_settings& s, emulator_flag_set what);
 
+/// --trace FILE: throws CLI::ValidationError (exit 2), naming the fix, when FILE cannot be written.
+void check_trace_path(const std::string& path);
+
 /// The emulator's flags with their own settings, for subcommands that keep nothing else about them;
 /// apply() installs them. GPU backends have none of them.
 class emulator_flags {

@@ -1,5 +1,8 @@
+#include <filesystem>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include "commands.hpp"
 
@@ -48,6 +51,28 @@ void resolve_scheduler(emulator_settings& s, const CLI::Option* scheduler, const
 }
 
 } // namespace
+
+// --trace: a path the run cannot write is a usage error found before anything runs (exit 2), not a
+// runtime error after a long run whose timeline is then lost.
+void check_trace_path(const std::string& path) {
+    namespace fs = std::filesystem;
+    const fs::path p(path);
+    const fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (p.filename().empty() || fs::is_directory(p, ec)) {
+        throw CLI::ValidationError("--trace " + path + ": a file name is needed (e.g. " +
+                                   ((p.filename().empty() ? dir : p) / "trace.json").string() + ")");
+    }
+    if (!fs::is_directory(dir, ec)) {
+        throw CLI::ValidationError("--trace " + path + ": directory '" + dir.string() +
+                                   "' does not exist (create it, or give a path in an existing directory)");
+    }
+    if (fs::exists(p, ec) ? ::access(path.c_str(), W_OK) != 0 : ::access(dir.c_str(), W_OK) != 0) {
+        throw CLI::ValidationError("--trace " + path +
+                                   ": not writable (give a path in a directory you can "
+                                   "write)");
+    }
+}
 
 void add_emulator_flags(CLI::App& sub, emulator_settings& s, emulator_flag_set what) {
     const auto presets = emulator_presets();
@@ -119,8 +144,21 @@ void add_emulator_flags(CLI::App& sub, emulator_settings& s, emulator_flag_set w
                    "--pct-depth: change points are drawn from the first K scheduling steps, about one "
                    "launch's length (0: 20000)")
         ->default_val(s.pct_steps);
+    sub.add_option("--trace", s.trace,
+                   "write a timeline of every launch to FILE: Chrome trace-event JSON for Perfetto or "
+                   "chrome://tracing, one track per sub-group; time in simulated cycles with --timed, else "
+                   "in scheduler steps (docs/emulator.md, 'Timeline'; plot it with bench/plot_timeline.py)")
+        ->type_name("FILE");
+    sub.add_option("--trace-events", s.trace_events,
+                   "--trace: events the file holds at most; past it each track is aggregated into time "
+                   "windows (said on stderr)")
+        ->default_val(s.trace_events)
+        ->check(CLI::PositiveNumber);
     sub.parse_complete_callback([&s, scheduler, seed, memory_model, timed, race, pct] {
         resolve_scheduler(s, scheduler, seed, memory_model, timed, race, pct);
+        if (!s.trace.empty()) {
+            check_trace_path(s.trace);
+        }
     });
 }
 

@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
         for (const auto& [name, act] : actions) {
             if (app.got_subcommand(name)) {
                 const int code = act();
+                canopy::cli::finish_trace(); // --trace: the timeline of the command's launches
                 // --race-check: the command's own output first, then every race its launches had.
                 const canopy::cli::race_summary races = canopy::cli::collect_races();
                 if (!races.checked) {
@@ -84,6 +85,11 @@ int main(int argc, char** argv) {
         // and under --json its one object says so, for the scripts that read stdout only.
         std::fflush(stdout);
         fmt::print(stderr, "canopy: error: {}\n", e.what());
+        try {
+            canopy::cli::finish_trace(); // a failed run's timeline shows how it got there
+        } catch (const std::exception& t) {
+            fmt::print(stderr, "canopy: error: {}\n", t.what());
+        }
         if (wants_json(argc, argv)) {
             nlohmann::json j{{"ok", false}, {"reason", e.what()}};
             std::puts(j.dump(2).c_str());

@@ -30,6 +30,7 @@
 
 #include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/options.hpp"
+#include "canopy/emulator/trace.hpp"
 #include "canopy/platform/error.hpp"
 #include "canopy/platform/platform.hpp"
 #include "canopy/runtime/runtime.hpp"
@@ -259,6 +260,8 @@ struct stress_options {
     std::string scheme = "proposed";
     std::string queues = "ring";
     unsigned jobs = 1;
+    std::string trace; // --trace: the timeline of every run of the sweep (one process: --jobs 1)
+    unsigned long long trace_events = 1000000;
     bool keep_going = false;
     bool json = false;
     double progress_seconds = 10;
@@ -486,6 +489,9 @@ int run_stress(const stress_options& o) {
         }
     }
 
+    if (!o.trace.empty()) {
+        emu::trace_open(o.trace, o.trace_events); // the sweep's runs, one after another (main writes it)
+    }
     const auto t0 = std::chrono::steady_clock::now();
     if (o.jobs > 1) {
         sweep_forked(cells, o, base);
@@ -626,6 +632,23 @@ action add_stress(CLI::App& app) {
     sub->add_option("--jobs", o->jobs, "worker processes (the seeds are split among them)")
         ->check(CLI::Range(1u, 256u))
         ->default_val(o->jobs);
+    sub->add_option(
+           "--trace", o->trace,
+           "write a timeline of the sweep's runs to FILE (Chrome trace-event JSON, scheduler steps; "
+           "docs/emulator.md 'Timeline'): best on one run, a failure's replay command; needs --jobs 1")
+        ->type_name("FILE");
+    sub->add_option("--trace-events", o->trace_events,
+                    "--trace: events the file holds at most; past it spans are aggregated into time windows")
+        ->default_val(o->trace_events)
+        ->check(CLI::PositiveNumber);
+    sub->parse_complete_callback([o] {
+        if (!o->trace.empty()) {
+            if (o->jobs > 1) {
+                throw CLI::ValidationError("--trace records the runs of one process: use --jobs 1");
+            }
+            check_trace_path(o->trace);
+        }
+    });
     sub->add_flag("--keep-going", o->keep_going,
                   "run every seed of a failing workload and policy (default: stop it at its first failure)");
     sub->add_flag("--json", o->json,

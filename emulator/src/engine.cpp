@@ -29,6 +29,7 @@
 #include "canopy/emulator/memory_model.hpp"
 #include "canopy/emulator/scoped_cache_model.hpp"
 #include "canopy/emulator/stack_pool.hpp"
+#include "canopy/emulator/trace.hpp" // timeline hooks (--trace)
 #include "canopy/vocabulary/error.hpp"
 #include "site_format.hpp"
 
@@ -396,6 +397,9 @@ void engine::run() {
         owned_model_ = std::move(m);
     }
 
+    // Timeline (--trace): every slot's sub-groups get their track before any worker runs.
+    trace_ = trace_launch_begin(opt_, used_slots,
+                                (block_ + opt_.device.subgroup_size - 1) / opt_.device.subgroup_size);
     if (opt_.scheduler == scheduler_kind::deterministic) {
         worker_loop(*workers_[0]);
     } else {
@@ -444,6 +448,7 @@ void engine::run() {
     launch_totals_.memory += r.memory;
     launch_totals_.launch_cost = opt_.costs.launch;
 
+    trace_launch_end(trace_, r.memory.cycles_makespan + opt_.costs.launch, r.steps); // timeline (--trace)
     if (failed_) {
         std::string msg = failure_;
         if (opt_.scheduler == scheduler_kind::deterministic) {
@@ -504,6 +509,7 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
         wi.eng = this;
         wi.blk = b.get();
         wi.fiber = &f;
+        wi.timeline = trace_track_for(trace_, b->slot, t / sg, b->cu, block_id, &w.steps); // --trace
         f.worker = &w;
         if (opt_.pct_depth > 0) {
             // PCT's initial priorities: distinct with overwhelming probability, all above the change
@@ -681,6 +687,7 @@ void engine::switch_to_lane(fiber_record& from, fiber_record& to) {
     // scheduler's context, which `to` stores in its own sched (its switch_out or switch_to_lane
     // returns it). Whoever resumes `from` later hands it the scheduler's context the same way.
     ++from.worker->chain;
+    ++from.worker->steps; // a scheduling step all the same (launch_report::steps, the --trace clock)
     current = &to.wi;
     from.sched = std::move(to.fib).resume_with([&from](ctx::fiber&& back) {
         from.fib = std::move(back);
@@ -1406,7 +1413,13 @@ void* dynamic_shared() {
 
 void block_barrier(site where) {
     work_item& w = self();
+    // Timeline (--trace): a sub-group's barrier span is its lane 0's wait.
+    const bool traced = w.timeline != nullptr && w.lane == 0;
+    const std::uint64_t since = traced ? trace_now(w) : 0;
     w.eng->block_barrier(w, where);
+    if (traced) {
+        trace_record(w, trace_kind::barrier, since, 0);
+    }
 }
 
 const std::uint64_t* collective(collective_kind kind, std::uint64_t value, site where, lane_mask* mask) {

@@ -22,6 +22,7 @@ class stack_pool;
 struct fiber_record;
 struct block_state;
 struct worker_state;
+struct trace_session;
 
 class engine {
   public:
@@ -91,6 +92,7 @@ class engine {
     memory_model* model_;
     std::unique_ptr<memory_model> owned_model_; // the scoped-cache model, when the options ask for it
     std::unique_ptr<race_detector> race_;       // options::race_check, for this launch only
+    trace_session* trace_ = nullptr;            // --trace: the timeline this launch records (trace.hpp)
     unsigned slots_ = 0;
     stack_pool* stacks_ = nullptr; // process-wide, shared by launches
     std::vector<std::unique_ptr<worker_state>> workers_;

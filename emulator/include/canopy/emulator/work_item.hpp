@@ -18,6 +18,7 @@ class engine;
 struct block_state;
 class memory_model;
 class race_detector;
+struct trace_track;
 
 enum class wi_state : std::uint8_t {
     runnable,      // ready to run (or running)
@@ -51,6 +52,9 @@ struct work_item {
     // takes (engine) and every value the memory model hands it (observe). Its fiber is deterministic, so
     // equal chains mean equal local states; state_caching_dfs keys a run's state with it.
     std::uint64_t trace = 0;
+    // The sub-group's timeline track (emulator/trace.hpp), or nullptr when the launch is not traced:
+    // the one branch a trace hook costs when tracing is off.
+    trace_track* timeline = nullptr;
     int run_index = -1;    // position in the scheduler's runnable list (-1: not in it)
     void* fiber = nullptr; // the engine's fiber record for this work-item
 };

@@ -17,3 +17,4 @@
 #include "canopy/platform/spin.hpp"
 #include "canopy/platform/stream.hpp"
 #include "canopy/platform/subgroup.hpp"
+#include "canopy/platform/trace.hpp"

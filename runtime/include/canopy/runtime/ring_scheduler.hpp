@@ -32,6 +32,7 @@
 #include "canopy/platform/scope.hpp"
 #include "canopy/platform/spin.hpp"
 #include "canopy/platform/subgroup.hpp"
+#include "canopy/platform/trace.hpp"
 #include "canopy/queues/front_ring.hpp"
 #include "canopy/runtime/scheduler.hpp"
 #include "canopy/runtime/task_order.hpp"
@@ -184,6 +185,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         unsigned probe = home;
         unsigned kind = detail::pk_done;
         bool idle = false;
+        std::uint64_t idle_since = 0; // --trace: the first poll that found nothing
         const bool in_time = spin_until_bounded([&] {
             if (base::pick_before_queues(*this, wg, sg, ph, pt, pending, cnt, kind)) {
                 return true;
@@ -259,6 +261,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             if (!idle) {
                 // Hungry from now on: counted where sharers look (relaxed; see idle_device()).
                 idle = true;
+                idle_since = tracing() ? trace_clock() : 0;
                 idle_workgroup(wg).fetch_add(1u, std::memory_order_relaxed);
                 if constexpr (traits::donates_to_device) {
                     idle_device().fetch_add(1u, std::memory_order_relaxed);
@@ -275,6 +278,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             return false;
         });
         if (idle) {
+            if (tracing()) {
+                trace_span(trace_kind::idle, idle_since);
+            }
             idle_workgroup(wg).fetch_sub(1u, std::memory_order_relaxed);
             if constexpr (traits::donates_to_device) {
                 idle_device().fetch_sub(1u, std::memory_order_relaxed);
@@ -304,6 +310,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                                                            ? home_ring(wg) + ring_offset
                                                            : home_ring(wg) + ring_offset - L.device_rings)
                                          : workgroup_ring(wg);
+        const bool traced = leader && tracing(); // --trace: a share span when fronts move
+        const std::uint64_t since = traced ? trace_clock() : 0;
         queues::ring_span r;
         if (leader && want != 0) {
             // Acquire at the ring's scope (inside reserve_push): the consumers that freed these slots
@@ -351,6 +359,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 q.template publish<wg_access>(r);
                 advertise(q);
                 cnt[c_donate_wg] += r.n;
+            }
+            if (traced && where != to_far) { // a far move is part of packing
+                trace_span(trace_kind::share, since, r.n);
             }
         }
         if (newest) {
@@ -424,9 +435,11 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         bool pending = false;
         unsigned cursor = wg;
         ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity);
+        const bool traced = leader && tracing(); // --trace (platform/trace.hpp): read once
 
         for (;;) {
             unsigned aux = 0, ring = 0, kind = detail::pk_done;
+            const std::uint64_t pick_since = traced ? trace_clock() : 0;
             if (leader) {
                 kind = pick(wg, nwg, sg, ph, pt, aux, ring, pending, cursor, cnt);
             }
@@ -439,6 +452,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             kind = static_cast<unsigned>(picked) & 15u;
             ring = static_cast<unsigned>(picked) >> 4;
             if (kind == detail::pk_done) {
+                if (traced) {
+                    trace_span(trace_kind::pick, pick_since);
+                }
                 break;
             }
             // Leader -> lanes: its acquire of the front (at its ring's scope), at the private scope.
@@ -505,11 +521,16 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     ph += 1;
                 }
             }
+            if (traced) { // a front from another work-group's queue is a steal
+                const bool stolen = kind == detail::pk_mailbox || kind == detail::pk_rsp;
+                trace_span(stolen ? trace_kind::steal : trace_kind::pick, pick_since, stolen ? 1 : 0);
+            }
             if (bad) {
                 continue; // the next pick sees the status word and stops
             }
 
             // ---- run ----
+            const std::uint64_t run_since = traced ? trace_clock() : 0;
             ctx.clear();
             if (lane < count) {
                 dispatch(type, words, ctx);
@@ -524,8 +545,15 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 near_k[t] = ctx.staged_of(t);
             }
             // fifo and lifo: the staging overflow vote rides in the counts' scan (one collective fewer
-            // per front); priority splits the counts by a threshold first, so it votes on its own.
-            if (prio ? any(ctx.overflowed()) : scan_counts(near_k, offs, totals, F, ctx.overflowed())) {
+            // per front); priority splits the counts by a threshold first, so it votes on its own. Either
+            // way every lane has finished its task here.
+            const bool staging_overflow =
+                prio ? any(ctx.overflowed()) : scan_counts(near_k, offs, totals, F, ctx.overflowed());
+            if (traced) {
+                trace_span(trace_kind::run, run_since, count);
+            }
+            const std::uint64_t pack_since = traced ? trace_clock() : 0;
+            if (staging_overflow) {
                 if (ctx.overflowed()) {
                     report(status(), failure::staging_overflow, sg * max_subgroup_size + lane);
                 }
@@ -571,6 +599,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                                          .fetch_add(spawned - count, std::memory_order_relaxed);
                 if (old + spawned < count) {
                     report(status(), failure::counter_underflow, sg);
+                }
+                if (traced) {
+                    trace_count(trace_counter::outstanding, 0, old + spawned - count);
                 }
             }
             bool overflow = false;
@@ -676,6 +707,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 const unsigned n = far_fronts < pt - ph ? far_fronts : pt - ph;
                 move_out(wg, sg, ph, pt, n, to_far, true, leader, lane, cnt);
             }
+            if (traced) {
+                trace_span(trace_kind::pack, pack_since, spawned);
+            }
 
             // ---- share on demand ----
             if (pt - ph > this->keep_private) {
@@ -686,6 +720,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     // Hungry sub-groups of this work-group, beyond the fronts already queued for them.
                     const unsigned hw = idle_workgroup(wg).load(std::memory_order_relaxed);
                     const unsigned qw = wq.template size_hint<wg_access>();
+                    if (traced) {
+                        trace_count(trace_counter::workgroup_queue, wg, qw);
+                    }
                     unsigned want = hw > qw ? hw - qw : 0;
                     if constexpr (traits::steal_emulated || traits::steal_rsp) {
                         // Thieves of other work-groups take from this ring: keep it stocked.
@@ -696,6 +733,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     if (want == 0 && traits::donates_to_device) {
                         const unsigned hd = idle_device().load(std::memory_order_relaxed);
                         const unsigned qd = dq.template size_hint<dev_access>();
+                        if (traced) {
+                            trace_count(trace_counter::device_queue, home_ring(wg), qd);
+                        }
                         want = hd > qd ? hd - qd : 0;
                         to_wg = false;
                     }
@@ -709,6 +749,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     // The oldest fronts go (the shared rings are FIFO: the oldest work spreads first).
                     move_out(wg, sg, ph, pt, n, to_wg ? to_workgroup : to_device, false, leader, lane, cnt);
                 }
+            }
+            if (traced) {
+                trace_count(trace_counter::private_queue, 0, pt - ph);
             }
         }
 

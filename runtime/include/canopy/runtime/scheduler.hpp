@@ -28,6 +28,7 @@
 #include "canopy/platform/scope.hpp"
 #include "canopy/platform/spin.hpp"
 #include "canopy/platform/subgroup.hpp"
+#include "canopy/platform/trace.hpp"
 #include "canopy/queues/front_queue.hpp"
 #include "canopy/queues/scoped_access.hpp"
 #include "canopy/runtime/layout.hpp"
@@ -273,6 +274,8 @@ template <policy P, class... Tasks> struct scheduler {
         const queues::front_queue wq = workgroup_queue(wg);
         const queues::front_queue dq = device_queue();
         unsigned kind = detail::pk_done;
+        bool idle = false;            // --trace: a poll found no work
+        std::uint64_t idle_since = 0; // --trace: the first such poll
         // Bounded (platform/spin.hpp): on a GPU debug build a sub-group that waits past the bound for
         // work reports it instead of hanging the kernel; the run then fails with the queues' state.
         const bool in_time = spin_until_bounded([&] {
@@ -328,6 +331,10 @@ template <policy P, class... Tasks> struct scheduler {
                     }
                 }
             }
+            if (!idle) {
+                idle = true;
+                idle_since = tracing() ? trace_clock() : 0;
+            }
             // Exact termination. Relaxed at device scope: the counter carries no data, only the count.
             if (atomic_ref<unsigned, scope::device>(*outstanding()).load(std::memory_order_relaxed) == 0) {
                 kind = detail::pk_done;
@@ -335,6 +342,9 @@ template <policy P, class... Tasks> struct scheduler {
             }
             return false;
         });
+        if (idle && tracing()) {
+            trace_span(trace_kind::idle, idle_since);
+        }
         if (!in_time) {
             report(status(), failure::spin_timeout, sg);
             kind = detail::pk_done;
@@ -371,15 +381,20 @@ template <policy P, class... Tasks> struct scheduler {
         bool pending = false;
         unsigned cursor = wg;
         ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity);
+        const bool traced = leader && tracing(); // --trace (platform/trace.hpp): read once
 
         for (;;) {
             unsigned aux = 0, kind = detail::pk_done;
+            const std::uint64_t pick_since = traced ? trace_clock() : 0;
             if (leader) {
                 kind = pick(wg, nwg, sg, ph, pt, aux, pending, cursor, cnt);
             }
             kind = broadcast(kind, 0);
             aux = broadcast(aux, 0);
             if (kind == detail::pk_done) {
+                if (traced) {
+                    trace_span(trace_kind::pick, pick_since);
+                }
                 break;
             }
             // Leader -> lanes: the leader's acquire of the front (at its source's scope) and its last
@@ -440,18 +455,28 @@ template <policy P, class... Tasks> struct scheduler {
             if (kind == detail::pk_private || kind == detail::pk_rsp) {
                 pt -= 1;
             }
+            if (traced) { // a front from another work-group's queue is a steal
+                const bool stolen = kind == detail::pk_mailbox || kind == detail::pk_rsp;
+                trace_span(stolen ? trace_kind::steal : trace_kind::pick, pick_since, stolen ? 1 : 0);
+            }
             if (bad) {
                 continue; // the next pick sees the status word and stops
             }
 
             // ---- run ----
+            const std::uint64_t run_since = traced ? trace_clock() : 0;
             ctx.clear();
             if (lane < count) {
                 dispatch(type, words, ctx);
             }
 
             // ---- pack ----
-            if (any(ctx.overflowed())) {
+            const bool staging_overflow = any(ctx.overflowed()); // every lane has finished its task
+            if (traced) {
+                trace_span(trace_kind::run, run_since, count);
+            }
+            const std::uint64_t pack_since = traced ? trace_clock() : 0;
+            if (staging_overflow) {
                 if (ctx.overflowed()) {
                     report(status(), failure::staging_overflow, sg * max_subgroup_size + lane);
                 }
@@ -533,9 +558,15 @@ template <policy P, class... Tasks> struct scheduler {
                 if (old + spawned < count) {
                     report(status(), failure::counter_underflow, sg);
                 }
+                if (traced) {
+                    trace_count(trace_counter::outstanding, 0, old + spawned - count);
+                    trace_span(trace_kind::pack, pack_since, spawned);
+                }
             }
 
             // ---- donate (leader): oldest first ----
+            const std::uint64_t share_since = traced ? trace_clock() : 0;
+            const unsigned moved_before = cnt[c_donate_wg] + cnt[c_donate_device] + cnt[c_redonate_device];
             unsigned donated = 0;
             if (leader && pt - ph > keep_private) {
                 // Acquire the fronts the lanes published at the private scope: the narrow acquire of
@@ -577,6 +608,13 @@ template <policy P, class... Tasks> struct scheduler {
                         wq.unlock<wg_access>();
                     }
                 }
+            }
+            if (traced) {
+                const unsigned moved = cnt[c_donate_wg] + cnt[c_donate_device] + cnt[c_redonate_device];
+                if (moved != moved_before) {
+                    trace_span(trace_kind::share, share_since, moved - moved_before);
+                }
+                trace_count(trace_counter::private_queue, 0, pt - ph - donated);
             }
             ph += broadcast(donated, 0);
         }

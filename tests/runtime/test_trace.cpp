@@ -1,0 +1,232 @@
+// The timeline (--trace, docs/emulator.md "Timeline (--trace)"): a trace written by a real run, parsed
+// back, agrees with the run's own counters -- tasks run = the run spans' task arguments, tasks spawned =
+// the pack spans', fronts donated or shared = the share spans', fronts stolen = the steal spans' --
+// and every track's spans are well nested (never overlapping otherwise), with or without aggregation.
+// Tracing must not change the run: the traced schedule's digest is the untraced one's.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "../common/emu_test.hpp"
+#include "canopy/emulator/launch.hpp"
+#include "canopy/emulator/trace.hpp"
+#include "canopy/runtime/runtime.hpp"
+#include "workloads.hpp"
+
+namespace {
+
+namespace rt = canopy::runtime;
+namespace emu = canopy::emu;
+using canopy::test::rt::run_tree;
+using json = nlohmann::json;
+
+struct span {
+    std::uint64_t ts = 0, dur = 0;
+    std::string name;
+};
+
+struct parsed {
+    json meta;
+    std::map<std::string, std::uint64_t> arg_sum; // per span name: sum of its argument (1 when it has none)
+    std::map<std::string, std::uint64_t> spans;   // per span name: spans (aggregated: the n they stand for)
+    std::map<std::pair<unsigned, unsigned>, std::vector<span>> tracks;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> outstanding; // (ts, value)
+    unsigned named_threads = 0;
+};
+
+parsed read_trace(const std::string& path) {
+    std::ifstream in(path);
+    const json j = json::parse(in);
+    parsed p;
+    p.meta = j.at("otherData");
+    for (const json& e : j.at("traceEvents")) {
+        const std::string ph = e.at("ph");
+        if (ph == "M") {
+            p.named_threads += e.at("name") == "thread_name" ? 1 : 0;
+        } else if (ph == "C") {
+            if (e.at("name") == "outstanding tasks") {
+                p.outstanding.emplace_back(e.at("ts"), e.at("args").at("value"));
+            }
+        } else if (ph == "X") {
+            const std::string name = e.at("name");
+            const json& a = e.at("args");
+            std::uint64_t arg = 1;
+            for (const char* k : {"tasks", "spawned", "fronts"}) {
+                if (a.contains(k)) {
+                    arg = a.at(k);
+                }
+            }
+            p.arg_sum[name] += arg;
+            p.spans[name] += a.contains("n") ? a.at("n").get<std::uint64_t>() : 1;
+            p.tracks[{e.at("pid"), e.at("tid")}].push_back({e.at("ts"), e.at("dur"), name});
+        }
+    }
+    return p;
+}
+
+// Spans of one track are well nested: sorted by start (longest first), each one either starts after the
+// enclosing one ended or lies inside it.
+void expect_well_nested(const parsed& p) {
+    for (auto [key, v] : p.tracks) {
+        std::sort(v.begin(), v.end(),
+                  [](const span& a, const span& b) { return a.ts != b.ts ? a.ts < b.ts : a.dur > b.dur; });
+        std::vector<std::uint64_t> open_ends;
+        for (const span& s : v) {
+            while (!open_ends.empty() && open_ends.back() <= s.ts) {
+                open_ends.pop_back();
+            }
+            if (!open_ends.empty()) {
+                ASSERT_LE(s.ts + s.dur, open_ends.back())
+                    << "track pid " << key.first << " tid " << key.second << ": a " << s.name << " span at "
+                    << s.ts << " overlaps the span it starts in";
+            }
+            open_ends.push_back(s.ts + s.dur);
+        }
+    }
+}
+
+// With the process id: ctest runs these tests as separate processes, two at a time, and a shared name
+// let one test read the trace another was writing.
+std::string temp_trace(const char* name) {
+    return (std::filesystem::temp_directory_path() /
+            (std::string("canopy_test_trace_") + name + "_" + std::to_string(::getpid()) + ".json"))
+        .string();
+}
+
+struct traced_run {
+    rt::stats stats;
+    std::uint64_t digest = 0;
+    emu::trace_summary summary;
+    parsed trace;
+};
+
+// Closes a session a failed run left open, so that the next test can open its own.
+struct close_on_exit {
+    ~close_on_exit() {
+        if (emu::trace_is_open()) {
+            try {
+                (void)emu::trace_close();
+            } catch (const std::exception&) { // the run's failure is the one to report
+            }
+        }
+    }
+};
+
+traced_run run_traced(const emu::options& o, const rt::config& c, std::uint64_t max_events) {
+    traced_run r;
+    const std::string path = temp_trace("run");
+    emu::scoped_options scoped(o);
+    const close_on_exit guard;
+    emu::trace_open(path, max_events);
+    const auto t = run_tree(c, 600, 3, false);
+    r.summary = emu::trace_close();
+    r.digest = emu::last_report().digest;
+    EXPECT_TRUE(t.exactly_once());
+    r.stats = t.stats;
+    r.trace = read_trace(path);
+    std::filesystem::remove(path);
+    return r;
+}
+
+void expect_counters_match(const traced_run& r) {
+    const rt::stats& s = r.stats;
+    const parsed& p = r.trace;
+    EXPECT_GT(s.total_tasks(), 0u);
+    EXPECT_EQ(p.arg_sum.count("run") ? p.arg_sum.at("run") : 0, s.total_tasks()) << "tasks run";
+    std::uint64_t fronts = 0;
+    for (auto f : s.fronts) {
+        fronts += f;
+    }
+    EXPECT_EQ(p.spans.count("run") ? p.spans.at("run") : 0, fronts) << "fronts run = run spans";
+    EXPECT_EQ(p.arg_sum.count("pack") ? p.arg_sum.at("pack") : 0, s.tasks_spawned) << "tasks spawned";
+    EXPECT_EQ(p.arg_sum.count("share") ? p.arg_sum.at("share") : 0, s.donations()) << "fronts shared";
+    EXPECT_EQ(p.arg_sum.count("steal") ? p.arg_sum.at("steal") : 0, s.steals_received) << "fronts stolen";
+    EXPECT_EQ(p.spans.count("steal") ? p.spans.at("steal") : 0, s.steals_received) << "steal spans";
+    EXPECT_GE(p.named_threads, s.subgroups) << "a named track per sub-group that ran";
+    expect_well_nested(p);
+}
+
+TEST(Trace, SpansAgreeWithTheRunsCounters) {
+    for (const rt::queue_design q : {rt::queue_design::ring, rt::queue_design::locked}) {
+        for (const rt::policy pol : rt::all_policies) {
+            for (std::uint64_t seed = 1; seed <= 2; ++seed) {
+                SCOPED_TRACE(std::string(rt::to_string(q)) + " core, " + rt::to_string(pol) + ", seed " +
+                             std::to_string(seed) + " (CANOPY_EMU_SEED replays it)");
+                emu::options o = canopy::test::emu_options("tiny");
+                o.memory_model = emu::memory_model_kind::scoped;
+                o.seed = seed;
+                rt::config c;
+                c.policy = pol;
+                c.queues = q;
+                c.block = 64; // two sub-groups per work-group on tiny (wave32)
+                const traced_run r = run_traced(o, c, emu::default_trace_events);
+                EXPECT_EQ(r.summary.window, 0u) << "a small run is not aggregated";
+                EXPECT_EQ(r.trace.meta.at("time_unit"), "scheduler steps");
+                expect_counters_match(r);
+                // The last sample of the outstanding count (one OS thread: steps order them) is 0.
+                ASSERT_FALSE(r.trace.outstanding.empty());
+                const auto last = *std::max_element(r.trace.outstanding.begin(), r.trace.outstanding.end());
+                EXPECT_EQ(last.second, 0u);
+                // The same seed untraced takes the same schedule: tracing only reads clocks.
+                emu::scoped_options scoped(o);
+                (void)run_tree(c, 600, 3, false);
+                EXPECT_EQ(emu::last_report().digest, r.digest) << "tracing changed the schedule";
+            }
+        }
+    }
+}
+
+TEST(Trace, TimedTracesCountSimulatedCycles) {
+    emu::options o = canopy::test::emu_options("hrf8");
+    o.memory_model = emu::memory_model_kind::scoped;
+    o.timed = true;
+    o.seed = 3;
+    rt::config c;
+    c.policy = rt::policy::steal_emulated;
+    const traced_run r = run_traced(o, c, emu::default_trace_events);
+    SCOPED_TRACE("seed 3, timed, hrf8");
+    EXPECT_EQ(r.trace.meta.at("time_unit"), "simulated cycles");
+    expect_counters_match(r);
+    std::uint64_t end = 0;
+    for (const auto& [key, v] : r.trace.tracks) {
+        for (const span& s : v) {
+            end = std::max(end, s.ts + s.dur);
+        }
+    }
+    EXPECT_LE(end, emu::last_report().memory.cycles_makespan) << "no span ends after the makespan";
+    EXPECT_GT(end, 0u);
+}
+
+TEST(Trace, PastTheCapSpansAreAggregatedAndStillAddUp) {
+    emu::options o = canopy::test::emu_options("tiny");
+    o.memory_model = emu::memory_model_kind::scoped;
+    o.seed = 5;
+    rt::config c;
+    c.policy = rt::policy::steal_rsp;
+    c.block = 64;
+    const traced_run r = run_traced(o, c, 300);
+    SCOPED_TRACE("seed 5, aggregated");
+    EXPECT_GT(r.summary.window, 0u);
+    EXPECT_FALSE(r.summary.note.empty());
+    EXPECT_GT(r.trace.meta.at("aggregated_window").get<std::uint64_t>(), 0u);
+    EXPECT_LE(r.summary.events, 300u + 64u) << "at most the cap, plus the metadata";
+    expect_counters_match(r);
+}
+
+TEST(Trace, ABadPathFailsBeforeAnyLaunch) {
+    EXPECT_THROW(emu::trace_open("/nonexistent-dir-of-canopy/trace.json"), canopy::error);
+    EXPECT_FALSE(emu::trace_is_open());
+}
+
+} // namespace
