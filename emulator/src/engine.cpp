@@ -1260,7 +1260,7 @@ void engine::complete_collective(block_state& b, unsigned subgroup, work_item* l
     if (race_) {
         race_->collective(b.id, subgroup, sg.arrived_mask, sg.kind);
     }
-    fiber_record* const lanes = b.fibers.data() + subgroup * opt_.device.subgroup_size;
+    fiber_record* const lanes = b.fibers.data() + std::size_t{subgroup} * opt_.device.subgroup_size;
     if (opt_.timed) {
         // A collective completes when its last lane arrives: every lane leaves at that lane's clock.
         std::uint64_t at = last ? last->clock : 0;
