@@ -62,7 +62,8 @@ void* allocate_device(std::size_t bytes, canopy::site where) {
         p = std::aligned_alloc(256, rounded == 0 ? 256 : rounded);
     }
     if (p == nullptr) {
-        throw canopy::error(fmt::format("emulator: out of memory allocating {} bytes of device memory", bytes));
+        throw canopy::error(
+            fmt::format("emulator: out of memory allocating {} bytes of device memory", bytes));
     }
     std::lock_guard lock(reg().m);
     reg().live[reinterpret_cast<std::uintptr_t>(p)] = allocation{bytes, where, mapped};

@@ -8,8 +8,8 @@
 #include <cstring>
 #include <deque>
 #include <map>
-#include <optional>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include <fmt/format.h>

@@ -30,7 +30,7 @@ struct unsupported_test : std::runtime_error {
 
 struct run_options {
     emu::rsp_scheme scheme = emu::rsp_scheme::proposed;
-    std::uint64_t seeds = 10000;    // random runs (seeds 1..seeds) unless exhaustive succeeds
+    std::uint64_t seeds = 10000; // random runs (seeds 1..seeds) unless exhaustive succeeds
     // The random runs cycle through a uniform order and PCT orders of depth 1..seeds_pct_depth (0:
     // uniform only, the default), as the race sampling does: an outcome at the end of a long chain of
     // hand-offs (herd's XF-barrier tests) is out of uniform order's reach.

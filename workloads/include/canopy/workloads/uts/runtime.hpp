@@ -25,12 +25,12 @@
 
 namespace canopy::workloads::uts {
 
-inline constexpr unsigned fan_out = 8;      // most tasks one task stages
+inline constexpr unsigned fan_out = 8; // most tasks one task stages
 // Counters spread over slots by work-item (power of two). 1,024 (64 KiB) rather than 64: with 64, the
 // work-items g and g + 64 of neighbouring work-groups shared a line, and on the parallel emulator two
 // OS threads running them bounced it on every node (6% of a two-thread T1 run).
 inline constexpr unsigned count_slots = 1024;
-inline constexpr unsigned slot_words = 8;   // 64-bit words per slot (64 bytes: one line per slot)
+inline constexpr unsigned slot_words = 8; // 64-bit words per slot (64 bytes: one line per slot)
 /// What one SHA-1 compression costs a sub-group, for the emulator's timing model (model_cycles): about
 /// 1,000 ALU instructions per lane (80 rounds of ~12 operations, plus the message schedule), and a
 /// wave64 instruction issues over 4 cycles on a 16-lane SIMD (GCN/CDNA). An estimate, not a

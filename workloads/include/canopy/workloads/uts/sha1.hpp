@@ -45,18 +45,18 @@ CANOPY_HOST_DEVICE inline void sha1_compress(std::uint32_t h[5], const std::uint
     }
     std::uint32_t a = h[0], b = h[1], c = h[2], d = h[3], e = h[4];
     // One round, with the roles renamed by the caller: e += rotl(a,5) + f(b,c,d) + k + w; b = rotl(b,30).
-#define CANOPY_SHA1_ROUND(f, k, a, b, c, d, e, wt)                                                      \
-    do {                                                                                              \
-        e += rotl(a, 5) + f(b, c, d) + (k) + (wt);                                                   \
-        b = rotl(b, 30);                                                                              \
+#define CANOPY_SHA1_ROUND(f, k, a, b, c, d, e, wt)                                                           \
+    do {                                                                                                     \
+        e += rotl(a, 5) + f(b, c, d) + (k) + (wt);                                                           \
+        b = rotl(b, 30);                                                                                     \
     } while (0)
-#define CANOPY_SHA1_FIVE(f, k, t, word)                                                                 \
-    do {                                                                                              \
-        CANOPY_SHA1_ROUND(f, k, a, b, c, d, e, word(t));                                             \
-        CANOPY_SHA1_ROUND(f, k, e, a, b, c, d, word(t + 1));                                         \
-        CANOPY_SHA1_ROUND(f, k, d, e, a, b, c, word(t + 2));                                         \
-        CANOPY_SHA1_ROUND(f, k, c, d, e, a, b, word(t + 3));                                         \
-        CANOPY_SHA1_ROUND(f, k, b, c, d, e, a, word(t + 4));                                         \
+#define CANOPY_SHA1_FIVE(f, k, t, word)                                                                      \
+    do {                                                                                                     \
+        CANOPY_SHA1_ROUND(f, k, a, b, c, d, e, word(t));                                                     \
+        CANOPY_SHA1_ROUND(f, k, e, a, b, c, d, word(t + 1));                                                 \
+        CANOPY_SHA1_ROUND(f, k, d, e, a, b, c, word(t + 2));                                                 \
+        CANOPY_SHA1_ROUND(f, k, c, d, e, a, b, word(t + 3));                                                 \
+        CANOPY_SHA1_ROUND(f, k, b, c, d, e, a, word(t + 4));                                                 \
     } while (0)
 #define CANOPY_SHA1_LOADED(t) w[t]
 #define CANOPY_SHA1_NEXT(t) sha1_schedule(w, t)
