@@ -22,6 +22,8 @@ import math
 import os
 import sys
 
+from plot_common import headless_pyplot
+
 PROG = "plot_graph_experiment.py"
 NUMBER = (int, float)
 POLICIES = ["hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp"]
@@ -91,12 +93,9 @@ def load(path):
 
 def plot(data, devices, sweep, a_rows, b_rows, c_rows, png):
     try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise InputError("matplotlib is not installed: apt-get install python3-matplotlib "
-                         "(bash tools/deps.sh installs it)") from None
+        plt = headless_pyplot()
+    except ImportError as e:
+        raise InputError(str(e)) from None
     nd = len(devices)
     fig, axes = plt.subplots(3, nd, figsize=(7.5 * nd, 15), squeeze=False)
     graphs = []

@@ -17,6 +17,8 @@ import math
 import os
 import sys
 
+from plot_common import headless_pyplot
+
 PROG = "plot_hrf_experiment.py"
 NUMBER = (int, float)
 COLORS = ["0.55", "tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]  # hrf-direct first: grey
@@ -134,12 +136,9 @@ def main():
         print(f"{PROG}: error: {args.json}: {e}", file=sys.stderr)
         return 1
     try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print(f"{PROG}: needs matplotlib: apt-get install python3-matplotlib (tools/deps.sh installs it)",
-              file=sys.stderr)
+        plt = headless_pyplot()
+    except ImportError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
         return 1
     try:
         plot(plt, data, policies, trees, stats, dst)

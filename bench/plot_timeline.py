@@ -20,6 +20,8 @@ import argparse
 import json
 import sys
 
+from plot_common import headless_pyplot
+
 PROG = "plot_timeline.py"
 # (label, span kinds, colour), bottom to top; the last one is what no span covers.
 CATEGORIES = [
@@ -141,13 +143,9 @@ def main(argv):
         print("  ".join(f"{v:>14}" for v in [cu, len(cus[cu])] + [f"{x:.3f}" for x in fr + [1 - sum(fr)]]))
 
     try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print(f"{PROG}: matplotlib is not installed (Debian: apt-get install python3-matplotlib)",
-              file=sys.stderr)
+        plt = headless_pyplot()
+    except ImportError as e:
+        print(f"{PROG}: {e}", file=sys.stderr)
         return 1
     order = sorted(per_cu)
     fig, axes = plt.subplots(len(order), 1, sharex=True, squeeze=False,
