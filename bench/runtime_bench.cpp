@@ -4,12 +4,15 @@
 // hrf-direct measured in the same run; and on the deterministic scheduler with the scoped-cache model:
 // simulated cycles (busiest CU) relative to hrf-direct, atomics and fences by scope, flushes,
 // invalidations, remote ops, donations and steals. Results are verified (leaf count against the closed
-// form); a mismatch exits 1. `--quick`: small sizes (smoke test).
+// form); a mismatch exits 1. And what one launch costs on the timed scoped-cache model (hrf8): the runtime
+// with no task and with one, against a frontier kernel of one vertex (the multi-kernel strategy's
+// launch). `--quick`: small sizes (smoke test).
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <vector>
 
+#include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/options.hpp"
 #include "canopy/platform/platform.hpp"
 #include "canopy/runtime/runtime.hpp"
@@ -36,6 +39,42 @@ bool run_fib(rt::policy p, unsigned n, unsigned block, rt::stats& s) {
     c.private_capacity = 64;
     s = ts.run(c);
     return leaves.to_vector()[0] == canopy::workloads::checked::fib_leaves(n);
+}
+
+/// A multi-kernel strategy's launch over a frontier of one vertex (docs/graph.md): one work-group;
+/// work-item 0 reads the frontier's vertex, its two row offsets and its one neighbour's label, and
+/// writes that label; the others find themselves past the frontier's end. What a level-synchronous
+/// loop pays per launch apart from the launch itself.
+struct one_vertex_frontier {
+    const unsigned* frontier;
+    const unsigned* offsets;
+    const unsigned* targets;
+    unsigned* labels;
+    unsigned size;
+    CANOPY_DEVICE void operator()() const {
+        const unsigned i = canopy::block_id() * canopy::block_dim() + canopy::thread_id();
+        if (i >= size) {
+            return;
+        }
+        const unsigned v = canopy::ld(frontier + i);
+        for (unsigned a = canopy::ld(offsets + v); a < canopy::ld(offsets + v + 1); ++a) {
+            const unsigned u = canopy::ld(targets + a);
+            if (canopy::ld(labels + u) == ~0u) {
+                canopy::st(labels + u, 1u);
+            }
+        }
+    }
+};
+
+std::uint64_t frontier_kernel_cycles() {
+    canopy::device_buffer<unsigned> words(8);
+    // frontier {0}; offsets {0, 1, 1}; one arc, 0 -> 1; labels {0, unreached}
+    const std::vector<unsigned> init{0, 0, 1, 1, 1, 0, ~0u, 0};
+    words.upload(init);
+    unsigned* w = words.data();
+    canopy::launch({.grid = 1, .block = 64}, one_vertex_frontier{w, w + 1, w + 4, w + 5, 1});
+    canopy::device_synchronize();
+    return canopy::emu::last_report().memory.cycles_makespan;
 }
 
 std::uint64_t by_scope(const std::array<std::array<std::uint64_t, 6>, 4>& a, unsigned scope) {
@@ -112,6 +151,42 @@ int main(int argc, char** argv) {
             static_cast<unsigned long long>(by_scope(s.fences, 0)),
             static_cast<unsigned long long>(by_scope(s.fences, 2)),
             static_cast<unsigned long long>(s.flushes), static_cast<unsigned long long>(s.remote_ops));
+    }
+
+    // ---- one launch on the timed scoped-cache model (hrf8): what the runtime costs around its tasks ----
+    {
+        canopy::emu::options o;
+        o.device = canopy::emu::preset("hrf8");
+        o.memory_model = canopy::emu::memory_model_kind::scoped;
+        o.timed = true;
+        canopy::emu::scoped_options so(o);
+        const std::uint64_t frontier = frontier_kernel_cycles();
+        std::printf("\none launch, timed scoped-cache model, hrf8 (makespan in cycles; the launch cost L is "
+                    "charged apart)\n%-44s %10s %12s\n",
+                    "launch", "cycles", "vs frontier");
+        std::printf("%-44s %10llu %12.2f\n", "frontier kernel, one vertex (multi-kernel)",
+                    static_cast<unsigned long long>(frontier), 1.0);
+        for (unsigned seeds = 0; seeds < 2; ++seeds) {
+            canopy::device_buffer<unsigned> leaves(1);
+            leaves.fill_zero();
+            rt::task_set<fib_task> ts{fib_task{leaves.data()}};
+            if (seeds != 0) {
+                ts.seed<fib_task>({1});
+            }
+            rt::config c;
+            c.block = 64;
+            const rt::stats s = ts.run(c);
+            if (leaves.to_vector()[0] != seeds) {
+                std::printf("FAIL: runtime launch with %u seed(s): %u leaves\n", seeds,
+                            leaves.to_vector()[0]);
+                rc = 1;
+            }
+            std::printf(
+                "%-44s %10llu %12.2f\n",
+                seeds == 0 ? "runtime, no task (ring core, hrf-indirect)" : "runtime, one task, fib(1)",
+                static_cast<unsigned long long>(s.cycles_makespan),
+                frontier ? static_cast<double>(s.cycles_makespan) / static_cast<double>(frontier) : 0.0);
+        }
     }
     return rc;
 }

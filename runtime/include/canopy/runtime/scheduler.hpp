@@ -95,17 +95,24 @@ template <policy P, class... Tasks> struct scheduler {
     CANOPY_DEVICE unsigned* outstanding() const { return mem + L.outstanding; }
     CANOPY_DEVICE unsigned* status() const { return mem + L.status; }
 
+    /// Every lane of the sub-group, converged, with the front's (uniform) type: a lane holding a task
+    /// (`valid`) runs it; a cooperative type's body runs on every lane (task_context.hpp), so that
+    /// its collectives are reached by all of them.
     template <unsigned I = 0>
-    CANOPY_DEVICE void dispatch(unsigned type, const unsigned* words, ctx_t& ctx) const {
+    CANOPY_DEVICE void dispatch(unsigned type, bool valid, const unsigned* words, ctx_t& ctx) const {
         if constexpr (I < num_types) {
             using T = std::tuple_element_t<I, std::tuple<Tasks...>>;
             if (type == I) {
                 typename T::payload p;
                 __builtin_memcpy(&p, words, sizeof(p)); // device code: std::memcpy is host-only on HIP
-                std::get<I>(tasks)(static_cast<const typename T::payload&>(p), ctx);
+                if constexpr (detail::is_cooperative<T>::value) {
+                    std::get<I>(tasks)(static_cast<const typename T::payload&>(p), valid, ctx);
+                } else if (valid) {
+                    std::get<I>(tasks)(static_cast<const typename T::payload&>(p), ctx);
+                }
                 return;
             }
-            dispatch<I + 1>(type, words, ctx);
+            dispatch<I + 1>(type, valid, words, ctx);
         }
     }
 
@@ -178,8 +185,12 @@ template <policy P, class... Tasks> struct scheduler {
     /// The leader's counters, once, as it leaves the loop (both cores). Plain stores: the host reads the
     /// rows after the kernel ends (kernel end publishes them).
     CANOPY_DEVICE void write_stats(unsigned sg, const unsigned* cnt) const {
+        // The rows start zeroed (the host zero-fills the buffer): an idle sub-group's mostly-zero row
+        // then costs no stores and no dirty lines to write back at the kernel's end.
         for (unsigned i = 0; i < num_counters; ++i) {
-            st(mem + L.stats_at(sg) + i, cnt[i]);
+            if (cnt[i] != 0) {
+                st(mem + L.stats_at(sg) + i, cnt[i]);
+            }
         }
     }
 
@@ -466,9 +477,7 @@ template <policy P, class... Tasks> struct scheduler {
             // ---- run ----
             const std::uint64_t run_since = traced ? trace_clock() : 0;
             ctx.clear();
-            if (lane < count) {
-                dispatch(type, words, ctx);
-            }
+            dispatch(type, lane < count, words, ctx); // every lane: a cooperative type's body needs them all
 
             // ---- pack ----
             const bool staging_overflow = any(ctx.overflowed()); // every lane has finished its task

@@ -9,6 +9,14 @@
 // it appends to the calling lane's own staging buffer with plain stores and no collective. The
 // scheduler packs the staged tasks into fronts at its next convergent scheduling point. A staging
 // buffer that fills up fails the run (reported to the host naming the lane), never drops a task.
+//
+// A sub-group-cooperative task type (`static constexpr bool cooperative = true;`) is called on every
+// lane of the sub-group that runs its front, converged, as operator()(const payload&, bool valid,
+// Ctx&): `valid` is false on the lanes past the front's count (their payload is zero). Its body may
+// use the sub-group collectives (platform/subgroup.hpp), which every lane must then reach, to share
+// one front's work among all the lanes: a partial front of 10 vertices with 11 arcs each keeps 10
+// lanes busy for 11 arcs as plain tasks, and all 64 for 2 arcs as a cooperative one (the warp-centric
+// expansion of Merrill et al.'s BFS, GTaP's warp-cooperative tasks).
 #pragma once
 
 #include <cstring>
@@ -36,6 +44,11 @@ template <class T> constexpr void check_payload() {
     static_assert(std::is_trivially_copyable_v<P>, "task payloads must be trivially copyable");
     static_assert(std::is_default_constructible_v<P>, "task payloads must be default-constructible");
 }
+
+/// A task type whose body is called on every lane of its front (see the header).
+template <class T, class = void> struct is_cooperative : std::false_type {};
+template <class T>
+struct is_cooperative<T, std::void_t<decltype(T::cooperative)>> : std::bool_constant<T::cooperative> {};
 
 template <class T> constexpr unsigned words_of() { return (sizeof(typename T::payload) + 3) / 4; }
 /// The same as a constant (usable in device code, where nvcc refuses a call to a host constexpr function).

@@ -242,62 +242,75 @@ struct pr_seeds_payload {
 struct pr_vertex_task;
 struct pr_range_task;
 
-/// Adds `share` to the residual of the targets of arcs [lo, hi), spawning the vertex task of each target
-/// whose residual crosses epsilon and has none queued; a range longer than fan_out is split into at most
-/// fan_out range tasks instead (as strategies.hpp's relax_range).
-template <class Ctx>
-CANOPY_DEVICE void pr_push_range(Ctx& ctx, const pr_args& a, edge_id lo, edge_id hi, rank_fixed share) {
-    each_or_split(
-        lo, hi,
-        [&](edge_id e) {
-            const vertex_id w = a.g.target(e);
-            // Relaxed: the residual is its own data; see the header comment for the order with the take.
-            const rank_fixed old = atomic_ref<rank_fixed, scope::device>(a.residual[w])
-                                       .fetch_add(share, std::memory_order_relaxed);
-            if (old >= a.epsilon || old + share < a.epsilon) {
-                return; // no crossing: a task is queued or running for w, or the residual stays small
-            }
-            // Release: publishes the push to the queued task this exchange may find (it acquires as it
-            // clears the flag, before its take). Nothing is read through the flag here: no acquire.
-            if (atomic_ref<unsigned, scope::device>(a.pending[w]).exchange(1u, std::memory_order_release) ==
-                0) {
-                ctx.template spawn<pr_vertex_task>(pr_vertex_payload{w});
-            }
-        },
-        [&](edge_id b, edge_id e) {
-            ctx.template spawn<pr_range_task>(pr_range_payload{b, e, share});
-        });
+/// Adds `share` to the residual of w = the target of arc e, spawning w's vertex task when its residual
+/// crosses epsilon and it has none queued.
+template <class Ctx> CANOPY_DEVICE void pr_push_arc(Ctx& ctx, const pr_args& a, rank_fixed share, edge_id e) {
+    const vertex_id w = a.g.target(e);
+    // Relaxed: the residual is its own data; see the header comment for the order with the take.
+    const rank_fixed old =
+        atomic_ref<rank_fixed, scope::device>(a.residual[w]).fetch_add(share, std::memory_order_relaxed);
+    if (old >= a.epsilon || old + share < a.epsilon) {
+        return; // no crossing: a task is queued or running for w, or the residual stays small
+    }
+    // Release: publishes the push to the queued task this exchange may find (it acquires as it clears
+    // the flag, before its take). Nothing is read through the flag here: no acquire.
+    if (atomic_ref<unsigned, scope::device>(a.pending[w]).exchange(1u, std::memory_order_release) == 0) {
+        ctx.template spawn<pr_vertex_task>(pr_vertex_payload{w});
+    }
 }
 
+/// Every lane of the front: pushes the front's arc ranges together (strategies.hpp's each_together,
+/// as BFS and SSSP relax theirs); a range longer than together_max is split into range tasks by its
+/// lane first. Staging: a lane's split pieces and one task per arc it pushes (together_staging).
+template <class Ctx>
+CANOPY_DEVICE void pr_push_together(Ctx& ctx, const pr_args& a, edge_id lo, edge_id hi, rank_fixed share) {
+    if (hi - lo > together_max) {
+        split_range(lo, hi, [&](edge_id b, edge_id e) {
+            ctx.template spawn<pr_range_task>(pr_range_payload{b, e, share});
+        });
+        hi = lo;
+    }
+    each_together(lo, hi, share, [&](rank_fixed s, edge_id e) { pr_push_arc(ctx, a, s, e); });
+}
+
+/// Sub-group-cooperative (task_context.hpp): called on every lane of its front.
 struct pr_vertex_task {
     using payload = pr_vertex_payload;
+    static constexpr bool cooperative = true;
     pr_args a;
-    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
-        // Clear the flag first (acquire: pairs with the pushers' release), then take the residual. The
-        // clear publishes nothing: no release.
-        atomic_ref<unsigned, scope::device>(a.pending[x.v]).exchange(0u, std::memory_order_acquire);
-        const rank_fixed t =
-            atomic_ref<rank_fixed, scope::device>(a.residual[x.v]).exchange(0, std::memory_order_relaxed);
-        if (t == 0) {
-            return; // a duplicate: another task of v took it
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, bool valid, Ctx& ctx) const {
+        edge_id lo = 0, hi = 0;
+        rank_fixed share = 0;
+        if (valid) {
+            // Clear the flag first (acquire: pairs with the pushers' release), then take the residual.
+            // The clear publishes nothing: no release. The lanes that push this vertex's arcs get the
+            // share as a value (a shuffle) and read only the graph, which no one writes in the run.
+            atomic_ref<unsigned, scope::device>(a.pending[x.v]).exchange(0u, std::memory_order_acquire);
+            const rank_fixed t =
+                atomic_ref<rank_fixed, scope::device>(a.residual[x.v]).exchange(0, std::memory_order_relaxed);
+            // t == 0: a duplicate (another task of v took it); deg == 0: dangling, absorbed (normalised
+            // away on the host).
+            const edge_id deg = a.g.degree(x.v);
+            if (t != 0) {
+                atomic_ref<rank_fixed, scope::device>(a.rank[x.v]).fetch_add(t, std::memory_order_relaxed);
+                share = deg == 0 ? 0 : push_share(t, a.d_fx, deg);
+            }
+            if (share != 0) {
+                lo = a.g.begin(x.v);
+                hi = a.g.end(x.v);
+            }
         }
-        atomic_ref<rank_fixed, scope::device>(a.rank[x.v]).fetch_add(t, std::memory_order_relaxed);
-        const edge_id deg = a.g.degree(x.v);
-        if (deg == 0) {
-            return; // dangling: absorbed (normalised away on the host)
-        }
-        const rank_fixed share = push_share(t, a.d_fx, deg);
-        if (share != 0) {
-            pr_push_range(ctx, a, a.g.begin(x.v), a.g.end(x.v), share);
-        }
+        pr_push_together(ctx, a, lo, hi, share);
     }
 };
 
+/// Sub-group-cooperative, like pr_vertex_task.
 struct pr_range_task {
     using payload = pr_range_payload;
+    static constexpr bool cooperative = true;
     pr_args a;
-    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
-        pr_push_range(ctx, a, x.lo, x.hi, x.share);
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, bool valid, Ctx& ctx) const {
+        pr_push_together(ctx, a, valid ? x.lo : 0, valid ? x.hi : 0, x.share);
     }
 };
 
@@ -408,9 +421,10 @@ inline run_result<double> pagerank_persistent(const csr_view& g, const pagerank_
 
 inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_options& p, const run_options& o) {
     run_result<double> r;
-    if (o.tasks.staging_capacity < fan_out) {
-        throw error("canopy graph: the tasks strategy needs a staging buffer of at least " +
-                    std::to_string(fan_out) + " tasks per lane");
+    if (o.tasks.staging_capacity < together_staging) {
+        throw error("canopy graph: PageRank tasks need a staging buffer of at least " +
+                    std::to_string(together_staging) +
+                    " tasks per lane (a lane stages its split's pieces and one task per arc it pushes)");
     }
     const std::uint64_t d_fx = damping_fixed(p.damping);
     const double tolerance = p.tolerance > 0 ? p.tolerance : pagerank_tasks_default_tolerance;
