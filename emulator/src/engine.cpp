@@ -313,6 +313,11 @@ engine::engine(const options& opt, unsigned grid, unsigned block, std::size_t dy
                                                 opt_.race_report_limit, opt_.race_block_device);
     }
     stacks_ = &stack_pool::shared(opt_.stack_bytes);
+    const std::size_t resident_groups = std::min<std::size_t>(grid, slots_);
+    stacks_->check_room_for(
+        resident_groups * block,
+        fmt::format("emulator: {} resident work-groups of {} work-items on virtual device '{}' make",
+                    resident_groups, block, d.name));
 }
 
 engine::~engine() = default;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -39,6 +40,64 @@ stack_pool& stack_pool::shared(std::size_t usable_bytes) {
     }
     pools.push_back(std::make_unique<stack_pool>(usable_bytes));
     return *pools.back();
+}
+
+namespace {
+/// vm.max_map_count (0 where it cannot be read: not Linux, or no /proc).
+std::size_t max_map_count() {
+    std::FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r");
+    if (f == nullptr) {
+        return 0;
+    }
+    unsigned long long n = 0;
+    const int got = std::fscanf(f, "%llu", &n);
+    std::fclose(f);
+    return got == 1 ? static_cast<std::size_t>(n) : 0;
+}
+
+/// Mappings this process holds now (lines of /proc/self/maps; 0 where unreadable).
+std::size_t mappings_now() {
+    std::FILE* f = std::fopen("/proc/self/maps", "r");
+    if (f == nullptr) {
+        return 0;
+    }
+    std::size_t lines = 0;
+    for (int c = std::fgetc(f); c != EOF; c = std::fgetc(f)) {
+        lines += c == '\n' ? 1 : 0;
+    }
+    std::fclose(f);
+    return lines;
+}
+} // namespace
+
+void stack_pool::check_room_for(std::size_t fibers, const std::string& what) {
+    std::size_t have = 0;
+    {
+        std::lock_guard lock(mutex_);
+        have = all_.size();
+    }
+    if (fibers <= have) {
+        return; // pooled stacks: no new mapping
+    }
+    static const std::size_t limit = max_map_count();
+    const std::size_t more = 2 * (fibers - have);
+    if (limit == 0 || more < limit / 4) {
+        return;
+    }
+    // Slack for what the launch maps besides stacks (device allocations of 1 MiB or more, the
+    // allocator's arenas, thread stacks of the parallel scheduler).
+    constexpr std::size_t slack = 512;
+    const std::size_t now = mappings_now();
+    if (now + more + slack <= limit) {
+        return;
+    }
+    throw canopy::error(
+        what + " " + std::to_string(fibers) + " fibers, whose stacks need " + std::to_string(more) +
+        " more memory mappings (a stack and its guard page each); with the " + std::to_string(now) +
+        " this process holds, that passes vm.max_map_count = " + std::to_string(limit) +
+        ". Use smaller work-groups or a smaller grid (fewer resident work-items), or raise "
+        "the limit: sysctl -w vm.max_map_count=" +
+        std::to_string(((now + more + slack) / 65536 + 1) * 65536));
 }
 
 stack_memory stack_pool::acquire() {

@@ -1,6 +1,7 @@
 // Failures are reported with ids and seeds, never hung or silently lost.
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -26,6 +27,37 @@ TEST(Errors, DeviceAssertionNamesTheWorkItem) {
         EXPECT_NE(m.find("no work-item 2/17"), std::string::npos) << m;
         EXPECT_NE(m.find("CANOPY_EMU_SEED=42"), std::string::npos) << m;
     }
+}
+
+// A launch whose resident work-items' stacks would pass vm.max_map_count fails before it starts, with
+// the numbers and the fixes (before: an mmap or mprotect failed halfway into the launch). h100 holds
+// 132 x 2 work-groups of 1,024: 270,336 fibers, 540,672 mappings.
+TEST(Errors, TooManyResidentWorkItemsForTheMappingLimitFailBeforeTheLaunch) {
+    unsigned long long limit = 0;
+    if (std::FILE* f = std::fopen("/proc/sys/vm/max_map_count", "r")) {
+        if (std::fscanf(f, "%llu", &limit) != 1) {
+            limit = 0;
+        }
+        std::fclose(f);
+    }
+    if (limit == 0 || limit > 500000) {
+        GTEST_SKIP() << "vm.max_map_count is " << limit << ": this launch would fit (and be huge)";
+    }
+    canopy::emu::scoped_options o(canopy::test::emu_options("h100"));
+    bool ran = false;
+    try {
+        canopy::launch({.grid = 264, .block = 1024}, [] {});
+        ran = true;
+    } catch (const canopy::error& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("264 resident work-groups of 1024 work-items on virtual device 'h100' make 270336 "
+                         "fibers"),
+                  std::string::npos)
+            << m;
+        EXPECT_NE(m.find("vm.max_map_count = " + std::to_string(limit)), std::string::npos) << m;
+        EXPECT_NE(m.find("Use smaller work-groups"), std::string::npos) << m;
+    }
+    EXPECT_FALSE(ran);
 }
 
 TEST(Errors, AnExceptionInAKernelFailsTheLaunch) {
