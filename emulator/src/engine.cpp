@@ -314,10 +314,12 @@ engine::engine(const options& opt, unsigned grid, unsigned block, std::size_t dy
     }
     stacks_ = &stack_pool::shared(opt_.stack_bytes);
     const std::size_t resident_groups = std::min<std::size_t>(grid, slots_);
-    stacks_->check_room_for(
-        resident_groups * block,
-        fmt::format("emulator: {} resident work-groups of {} work-items on virtual device '{}' make",
-                    resident_groups, block, d.name));
+    if (const std::string short_of = stacks_->room_for(resident_groups * block); !short_of.empty()) {
+        throw canopy::error(
+            fmt::format("emulator: {} resident work-groups of {} work-items on virtual device "
+                        "'{}' make {}",
+                        resident_groups, block, d.name, short_of));
+    }
 }
 
 engine::~engine() = default;

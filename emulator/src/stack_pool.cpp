@@ -70,34 +70,33 @@ std::size_t mappings_now() {
 }
 } // namespace
 
-void stack_pool::check_room_for(std::size_t fibers, const std::string& what) {
+std::string stack_pool::room_for(std::size_t fibers) {
     std::size_t have = 0;
     {
         std::lock_guard lock(mutex_);
         have = all_.size();
     }
     if (fibers <= have) {
-        return; // pooled stacks: no new mapping
+        return {}; // pooled stacks: no new mapping
     }
     static const std::size_t limit = max_map_count();
     const std::size_t more = 2 * (fibers - have);
     if (limit == 0 || more < limit / 4) {
-        return;
+        return {};
     }
     // Slack for what the launch maps besides stacks (device allocations of 1 MiB or more, the
     // allocator's arenas, thread stacks of the parallel scheduler).
     constexpr std::size_t slack = 512;
     const std::size_t now = mappings_now();
     if (now + more + slack <= limit) {
-        return;
+        return {};
     }
-    throw canopy::error(
-        what + " " + std::to_string(fibers) + " fibers, whose stacks need " + std::to_string(more) +
-        " more memory mappings (a stack and its guard page each); with the " + std::to_string(now) +
-        " this process holds, that passes vm.max_map_count = " + std::to_string(limit) +
-        ". Use smaller work-groups or a smaller grid (fewer resident work-items), or raise "
-        "the limit: sysctl -w vm.max_map_count=" +
-        std::to_string(((now + more + slack) / 65536 + 1) * 65536));
+    return std::to_string(fibers) + " fibers, whose stacks need " + std::to_string(more) +
+           " more memory mappings (a stack and its guard page each); with the " + std::to_string(now) +
+           " this process holds, that passes vm.max_map_count = " + std::to_string(limit) +
+           ". Use smaller work-groups or a smaller grid (fewer resident work-items), or raise "
+           "the limit: sysctl -w vm.max_map_count=" +
+           std::to_string(((now + more + slack) / 65536 + 1) * 65536);
 }
 
 stack_memory stack_pool::acquire() {

@@ -28,11 +28,11 @@ class stack_pool {
     /// other's stacks, so a launch costs no mmap once the pool is warm. Pools live until exit.
     static stack_pool& shared(std::size_t usable_bytes);
 
-    /// Throws canopy::error, before a launch starts, when `fibers` stacks would need more memory
-    /// mappings than vm.max_map_count leaves (each stack is two: the stack and its guard page); `what`
-    /// describes the launch and the fix. Past the limit an mmap or mprotect would fail halfway into
-    /// the launch instead, with no numbers. Cheap when far below the limit (no /proc read).
-    void check_room_for(std::size_t fibers, const std::string& what);
+    /// Before a launch starts: empty when `fibers` stacks fit under vm.max_map_count (each stack is two
+    /// mappings: the stack and its guard page), else what they need and the fixes, for the launch's
+    /// error. Past the limit an mmap or mprotect would fail halfway into the launch instead, with no
+    /// numbers. Cheap when far below the limit (no /proc read, no string).
+    std::string room_for(std::size_t fibers);
     stack_memory acquire();
     void release(stack_memory s);
     std::size_t stack_size() const { return size_; }

@@ -259,18 +259,16 @@ template <class Ctx> CANOPY_DEVICE void pr_push_arc(Ctx& ctx, const pr_args& a, 
     }
 }
 
-/// Every lane of the front: pushes the front's arc ranges together (strategies.hpp's each_together,
-/// as BFS and SSSP relax theirs); a range longer than together_max is split into range tasks by its
-/// lane first. Staging: a lane's split pieces and one task per arc it pushes (together_staging).
+/// Every lane of the front: pushes the front's arc ranges together, as BFS and SSSP relax theirs; a
+/// range longer than together_max becomes range tasks (each_together_or_split). Staging: a lane's split
+/// pieces and one task per arc it pushes (together_staging).
 template <class Ctx>
 CANOPY_DEVICE void pr_push_together(Ctx& ctx, const pr_args& a, edge_id lo, edge_id hi, rank_fixed share) {
-    if (hi - lo > together_max) {
-        split_range(lo, hi, [&](edge_id b, edge_id e) {
+    each_together_or_split(
+        lo, hi, share, [&](rank_fixed s, edge_id e) { pr_push_arc(ctx, a, s, e); },
+        [&](edge_id b, edge_id e) {
             ctx.template spawn<pr_range_task>(pr_range_payload{b, e, share});
         });
-        hi = lo;
-    }
-    each_together(lo, hi, share, [&](rank_fixed s, edge_id e) { pr_push_arc(ctx, a, s, e); });
 }
 
 /// Sub-group-cooperative (task_context.hpp): called on every lane of its front.

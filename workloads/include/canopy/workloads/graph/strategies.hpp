@@ -114,6 +114,88 @@ CANOPY_DEVICE void each_or_split(Index lo, Index hi, Each&& each, Piece&& piece)
     split_range(lo, hi, piece);
 }
 
+/// The longest range a lane brings to a cooperative front; a longer one is split into range tasks (as
+/// a lane's own task did), so that a hub's adjacency spreads over sub-groups. A front then holds at most
+/// F x together_max arcs, at most together_max per lane, and a lane stages at most fan_out +
+/// together_max tasks: the pieces of its own split and one per arc it relaxes (the tasks strategy's
+/// staging_capacity). Twice fan_out keeps a mesh's whole adjacency (4elt: degrees up to 17) in one
+/// front: at fan_out, 4elt's SSSP split its degree-17 vertices into range tasks and ran 17% more
+/// tasks and 13% more cycles (three seeds, timed hrf8).
+inline constexpr edge_id together_max = 2 * fan_out;
+/// The staging a lane of cooperative graph tasks needs (each_together_or_split).
+inline constexpr unsigned together_staging = fan_out + static_cast<unsigned>(together_max);
+
+/// Chunks of F items a lane gathers before it works on them (each_together).
+inline constexpr unsigned together_batch = 8;
+
+/// Every lane of a cooperative front (task_context.hpp): runs fn(value, i) on every item i of every
+/// lane's range [lo, hi) (lo == hi on a lane without one), where `value` is the range's owner's. The
+/// ranges are laid end to end (an exclusive sum of their lengths) and lane l takes items l, l + F,
+/// l + 2F, ... of that concatenation, finding the range its item lies in by a binary search over the
+/// lanes' offsets (shuffles: the offsets are non-decreasing, so the last lane whose offset is at most
+/// the item's index owns it, and a lane with an empty range is never that lane). A mesh's partial
+/// front of ~30 vertices x ~11 arcs then costs each lane ~5 arcs instead of 11. A lane runs at most
+/// ceil(sum of lengths / F) items: at most the longest range's length. (Contiguous blocks per lane,
+/// for cache-line locality, measured no better: 4elt BFS 377 K against 374 K cycles, SSSP 965 K
+/// against 853 K, three seeds each, timed hrf8.)
+///
+/// In two phases per batch of together_batch chunks: the lanes first gather their items (collectives
+/// only, no memory access), then run them with no collective in between. A collective completes at its
+/// latest lane, so working chunk by chunk between shuffles would make every chunk cost its slowest
+/// item (for BFS an arc that lowers a label: a load, an RMW and a release flush, ~4x a look that finds
+/// the label low already): measured on 4elt's BFS, that made a front's run 7,200 cycles against 4,600
+/// for one vertex per lane. Gathered first, each lane pays its own mix of cheap and dear items (3,700).
+/// Collectives: every lane reaches each one the same number of times (the loop bounds are uniform).
+template <class V, class Fn> CANOPY_DEVICE void each_together(edge_id lo, edge_id hi, V value, Fn&& fn) {
+    const unsigned F = subgroup_size();
+    const unsigned n = static_cast<unsigned>(hi - lo);
+    const unsigned base = exclusive_sum(n);
+    const unsigned total = broadcast(base + n, F - 1);
+    unsigned top = 1;
+    while (top * 2 <= F) {
+        top *= 2;
+    }
+    for (unsigned c0 = 0; c0 < total; c0 += together_batch * F) {
+        edge_id item[together_batch];
+        V val[together_batch];
+        unsigned m = 0;
+        for (unsigned b = 0; b < together_batch && c0 + b * F < total; ++b) {
+            const unsigned g = c0 + b * F + lane_id();
+            unsigned j = 0;
+            for (unsigned step = top; step != 0; step >>= 1) {
+                const unsigned c = j + step < F ? j + step : F - 1;
+                if (shuffle(base, c) <= g && j + step < F) {
+                    j = c;
+                }
+            }
+            const edge_id first = shuffle(lo, j);
+            const V owner_value = shuffle(value, j);
+            const unsigned owner_base = shuffle(base, j);
+            if (g < total) {
+                item[m] = first + (g - owner_base);
+                val[m] = owner_value;
+                ++m;
+            }
+        }
+        for (unsigned i = 0; i < m; ++i) {
+            fn(val[i], item[i]);
+        }
+    }
+}
+
+/// Every lane of a cooperative front: a lane whose range is longer than together_max hands it to
+/// piece(b, e) in at most fan_out pieces (split_range: range tasks, so a hub's adjacency spreads over
+/// sub-groups), and the front's remaining ranges run each(value, i) together (each_together). The
+/// cooperative counterpart of each_or_split.
+template <class V, class Each, class Piece>
+CANOPY_DEVICE void each_together_or_split(edge_id lo, edge_id hi, V value, Each&& each, Piece&& piece) {
+    if (hi - lo > together_max) {
+        split_range(lo, hi, piece);
+        hi = lo;
+    }
+    each_together(lo, hi, value, each);
+}
+
 /// The tasks strategy's default round width, measured on the emulator (parallel scheduler, tiny;
 /// seconds for mdual.graph / Kronecker SCALE 16 from its hub; docs/graph.md): BFS 1: 1.3 / 0.7, 2:
 /// 1.4 / 1.2; SSSP 4: 5.3 / 1.1, 32: 5.1 / 16; one round: >300 s on mdual's BFS. Narrow rounds win there
@@ -156,7 +238,7 @@ struct run_options {
         c.private_capacity = want < 256 ? 256 : want > 4096 ? 4096 : want;
         c.workgroup_capacity = 64;
         c.device_capacity = 512;
-        c.staging_capacity = 3 * fan_out; // relax_together: a split's pieces and the arcs a lane relaxes
+        c.staging_capacity = together_staging; // a split's pieces and the arcs a lane is dealt
         return c;
     }
 };
@@ -363,88 +445,17 @@ CANOPY_DEVICE void relax_arc(Ctx& ctx, const task_args<P, S>& a, typename P::lab
     }
 }
 
-/// The longest range a lane brings to a cooperative front; a longer one is split into range tasks (as
-/// a lane's own task did), so that a hub's adjacency spreads over sub-groups. A front then holds at most
-/// F x together_max arcs, at most together_max per lane, and a lane stages at most fan_out +
-/// together_max tasks: the pieces of its own split and one per arc it relaxes (the tasks strategy's
-/// staging_capacity). Twice fan_out keeps a mesh's whole adjacency (4elt: degrees up to 17) in one
-/// front: at fan_out, 4elt's SSSP split its degree-17 vertices into range tasks and ran 17% more
-/// tasks and 13% more cycles (three seeds, timed hrf8).
-inline constexpr edge_id together_max = 2 * fan_out;
-/// The staging a lane of BFS or SSSP tasks needs (relax_together).
-inline constexpr unsigned together_staging = fan_out + 2 * fan_out;
-
-/// Chunks of F items a lane gathers before it works on them (each_together).
-inline constexpr unsigned together_batch = 8;
-
-/// Every lane of a cooperative front (task_context.hpp): runs fn(value, i) on every item i of every
-/// lane's range [lo, hi) (lo == hi on a lane without one), where `value` is the range's owner's. The
-/// ranges are laid end to end (an exclusive sum of their lengths) and lane l takes items l, l + F,
-/// l + 2F, ... of that concatenation, finding the range its item lies in by a binary search over the
-/// lanes' offsets (shuffles: the offsets are non-decreasing, so the last lane whose offset is at most
-/// the item's index owns it, and a lane with an empty range is never that lane). A mesh's partial
-/// front of ~30 vertices x ~11 arcs then costs each lane ~5 arcs instead of 11. A lane runs at most
-/// ceil(sum of lengths / F) items: at most the longest range's length. (Contiguous blocks per lane,
-/// for cache-line locality, measured no better: 4elt BFS 377 K against 374 K cycles, SSSP 965 K
-/// against 853 K, three seeds each, timed hrf8.)
-///
-/// In two phases per batch of together_batch chunks: the lanes first gather their items (collectives
-/// only, no memory access), then run them with no collective in between. A collective completes at its
-/// latest lane, so working chunk by chunk between shuffles would make every chunk cost its slowest
-/// item (for BFS an arc that lowers a label: a load, an RMW and a release flush, ~4x a look that finds
-/// the label low already): measured on 4elt's BFS, that made a front's run 7,200 cycles against 4,600
-/// for one vertex per lane. Gathered first, each lane pays its own mix of cheap and dear items (3,700).
-/// Collectives: every lane reaches each one the same number of times (the loop bounds are uniform).
-template <class V, class Fn> CANOPY_DEVICE void each_together(edge_id lo, edge_id hi, V value, Fn&& fn) {
-    const unsigned F = subgroup_size();
-    const unsigned n = static_cast<unsigned>(hi - lo);
-    const unsigned base = exclusive_sum(n);
-    const unsigned total = broadcast(base + n, F - 1);
-    unsigned top = 1;
-    while (top * 2 <= F) {
-        top *= 2;
-    }
-    for (unsigned c0 = 0; c0 < total; c0 += together_batch * F) {
-        edge_id item[together_batch];
-        V val[together_batch];
-        unsigned m = 0;
-        for (unsigned b = 0; b < together_batch && c0 + b * F < total; ++b) {
-            const unsigned g = c0 + b * F + lane_id();
-            unsigned j = 0;
-            for (unsigned step = top; step != 0; step >>= 1) {
-                const unsigned c = j + step < F ? j + step : F - 1;
-                if (shuffle(base, c) <= g && j + step < F) {
-                    j = c;
-                }
-            }
-            const edge_id first = shuffle(lo, j);
-            const V owner_value = shuffle(value, j);
-            const unsigned owner_base = shuffle(base, j);
-            if (g < total) {
-                item[m] = first + (g - owner_base);
-                val[m] = owner_value;
-                ++m;
-            }
-        }
-        for (unsigned i = 0; i < m; ++i) {
-            fn(val[i], item[i]);
-        }
-    }
-}
-
-/// Every lane of the front: relaxes the front's arc ranges together (each_together); a range longer
-/// than together_max is split into range tasks by its lane first.
+/// Every lane of the front: relaxes the front's arc ranges together; a range longer than together_max
+/// becomes range tasks (each_together_or_split).
 template <class P, scope S, class Ctx>
 CANOPY_DEVICE void relax_together(Ctx& ctx, const task_args<P, S>& a, vertex_id v, typename P::label lv,
                                   edge_id lo, edge_id hi) {
     using L = typename P::label;
-    if (hi - lo > together_max) {
-        split_range(lo, hi, [&](edge_id b, edge_id e) {
+    each_together_or_split(
+        lo, hi, lv, [&](L label, edge_id e) { relax_arc<P, S>(ctx, a, label, e); },
+        [&](edge_id b, edge_id e) {
             ctx.template spawn<range_task<P, S>>(range_payload<L>{b, e, lv, v}, priority_of(lv));
         });
-        hi = lo;
-    }
-    each_together(lo, hi, lv, [&](L label, edge_id e) { relax_arc<P, S>(ctx, a, label, e); });
 }
 
 /// Sub-group-cooperative (task_context.hpp): called on every lane of its front; the front's vertices'
