@@ -92,6 +92,35 @@ TEST(RingCore, ATinyPrivateRingSpillsInsteadOfFailing) {
     }
 }
 
+// steal-rsp on the ring core steals half of what the victim advertises in one remote-promoted
+// reservation: the thief's lanes run the first front in place, copy the others into its private ring,
+// and only then does its leader hand the victim's slots back with promoted releases. One task spawning
+// 319 (ten fronts of 32) on four one-sub-group work-groups: the owner stocks its ring for the three
+// hungry ones, so a thief finds several fronts; work-group rings of 4 fronts, so that the victim pushes
+// into stolen slots again within the run. Oracles: every task exactly once, no race under the rsp
+// model's race detector (the lanes' in-place reads and copies against the victim's next pushes into
+// those slots: handing the slots back in the pick, before the lanes read, races on seed 1), and more
+// fronts received than steals made (a front per steal makes them equal: 37 and 37).
+TEST(RingCore, StealRspTakesSeveralFrontsPerStealWithoutARace) {
+    std::uint64_t fronts = 0, steals = 0;
+    auto o = scm();
+    o.race_check = canopy::emu::race_check_kind::rsp;
+    canopy::test::for_seeds(o, 10, [&] {
+        rt::config c;
+        c.policy = rt::policy::steal_rsp;
+        c.block = 32;
+        c.staging_capacity = 320;
+        c.workgroup_capacity = 4; // slots reused within the run: an early hand-back would race
+        const auto r = run_tree(c, 320, 0, true);
+        ASSERT_TRUE(r.exactly_once());
+        ASSERT_EQ(canopy::emu::last_report().distinct_races, 0u);
+        fronts += r.stats.steals_received;
+        steals += r.stats.fronts[rt::lvl_stolen];
+    });
+    EXPECT_GT(steals, 0u);
+    EXPECT_GT(fronts, steals) << "every steal took one front";
+}
+
 // Several device rings (config::device_rings): work shared into one ring is found by work-groups whose
 // home ring is another (idle polls probe the others in turn), and a full home ring spills into the next.
 // Three rings of two fronts each on four work-groups; every task runs exactly once, the seeds (ring 0)

@@ -12,8 +12,12 @@
 //     work-group's and the device's idle counts; after a front, a sub-group holding more than
 //     keep_private fronts shares as many as the idle sub-groups outnumber the fronts already queued
 //     where they look (its work-group ring first, then the device ring), up to max_share_per_point;
-//     steal policies share into the work-group ring only, and also while it is below
-//     workgroup_threshold (what thieves from other work-groups take);
+//     steal policies share into the work-group ring only, and keep it stocked with a front for each
+//     hungry sub-group of the device (at least workgroup_threshold): what thieves from other
+//     work-groups take;
+//   - a steal-rsp thief takes half of what the victim advertises (up to max_share) with one
+//     remote-promoted reservation; its lanes run the first front in place and copy the others into
+//     its private ring before the leader hands the victim's slots back;
 //   - a private ring that would overflow spills its fronts to the work-group ring, then the device
 //     ring (work-sharing policies), instead of failing: only when every ring it may use is full does
 //     the run fail, naming the private queue;
@@ -66,6 +70,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
 
     task_order order = task_order::lifo;
     unsigned max_share = 8;
+    // steal-rsp: the most fronts one steal takes (the count rides in 5 bits of the pick's broadcast).
+    static constexpr unsigned steal_batch_max = 16;
     unsigned delta = 1; // order priority: the bucket width
 
     /// Device ring k (config::device_rings); a work-group's home ring is home_ring(wg).
@@ -248,20 +254,30 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     if (cursor == wg) {
                         cursor = (cursor + 1) % nwg;
                     }
-                    const queues::front_ring vq = workgroup_ring(cursor);
+                    const unsigned v = cursor;
+                    const queues::front_ring vq = workgroup_ring(v);
                     // The advert first (a relaxed device-scope load, as an idle thief on hardware would
                     // poll): remote-promoted operations only where there is work to take.
                     const unsigned adv = atomic_ref<unsigned, scope::device>(*vq.advert_word())
                                              .load(std::memory_order_relaxed);
                     if (adv != 0 && pt - ph < L.private_capacity) {
                         ++cnt[c_rsp_attempts];
+                        // Half of what the advert shows (steal-half), up to max_share and what the
+                        // private ring can take besides the front this sub-group runs at once.
+                        unsigned want = (adv + 1) / 2;
+                        want = want < max_share ? want : max_share;
+                        const unsigned room = L.private_capacity - (pt - ph) + 1;
+                        want = want < room ? want : room;
+                        want = want < steal_batch_max ? want : steal_batch_max;
                         // Remote-promoted (device, remote) reservation on the victim's work-group-scope
                         // ring: the victim's work-group-scope releases become visible to this thief.
-                        const queues::ring_span v = vq.template reserve_pop<thief_access>(1);
-                        if (v.n != 0) {
-                            this->private_slot(sg, pt).copy_from(vq.slot(v.first));
-                            vq.template release<thief_access>(v); // promoted release: slot reusable
-                            ++cnt[c_steals_received];
+                        // Its lanes read the fronts in place; the leader hands the slots back (a
+                        // promoted release) after they have (the main loop, pk_rsp).
+                        const queues::ring_span r = vq.template reserve_pop<thief_access>(want);
+                        if (r.n != 0) {
+                            aux = r.first;
+                            ring = v << 5 | r.n;           // v < 2^23 work-groups: the word's 28 bits hold it
+                            cnt[c_steals_received] += r.n; // fronts (one steal: fronts[lvl_stolen])
                             kind = detail::pk_rsp;
                             return true;
                         }
@@ -273,9 +289,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 idle = true;
                 idle_since = tracing() ? trace_clock() : 0;
                 idle_workgroup(wg).fetch_add(1u, std::memory_order_relaxed);
-                if constexpr (traits::donates_to_device) {
-                    idle_device().fetch_add(1u, std::memory_order_relaxed);
-                }
+                // Every policy: work-sharing ones share into the device ring by it, steal policies
+                // stock their work-group ring for the thieves it counts.
+                idle_device().fetch_add(1u, std::memory_order_relaxed);
             }
             if (order == task_order::priority) {
                 open_next_bucket();
@@ -287,9 +303,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 trace_span(trace_kind::idle, idle_since);
             }
             idle_workgroup(wg).fetch_sub(1u, std::memory_order_relaxed);
-            if constexpr (traits::donates_to_device) {
-                idle_device().fetch_sub(1u, std::memory_order_relaxed);
-            }
+            idle_device().fetch_sub(1u, std::memory_order_relaxed);
         }
         if (!in_time) {
             report(status(), failure::spin_timeout, sg);
@@ -448,9 +462,10 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             if (leader) {
                 kind = pick(wg, nwg, sg, ph, pt, aux, ring, pending, cursor, cnt);
             }
-            // The pick in one broadcast: the device ring rides in the kind's word (kinds < 16), the slot
-            // ticket in the high half. Every collective of this loop runs once per front; on the
-            // emulator each costs a fiber switch per lane, on a GPU a shuffle or two.
+            // The pick in one broadcast: the device ring (pk_rsp: the victim and the fronts reserved
+            // there) rides in the kind's word (kinds < 16), the slot ticket in the high half. Every
+            // collective of this loop runs once per front; on the emulator each costs a fiber switch per
+            // lane, on a GPU a shuffle or two.
             const unsigned long long picked =
                 broadcast(static_cast<unsigned long long>(aux) << 32 | (kind | ring << 4), 0);
             aux = static_cast<unsigned>(picked >> 32);
@@ -464,12 +479,11 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             }
             // Leader -> lanes: its acquire of the front (at its ring's scope), at the private scope.
             handoff_barrier();
-            if (kind == detail::pk_rsp) {
-                pt += 1; // the leader copied the stolen front into private slot pt (newest)
-            }
-            const bool own = kind == detail::pk_private || kind == detail::pk_rsp;
-            // A stolen front was placed newest: a fifo (or priority) sub-group runs it now all the same.
-            const unsigned mine = lifo || kind == detail::pk_rsp ? pt - 1 : ph;
+            // pk_rsp: `ring` holds the victim work-group and how many fronts were reserved there.
+            const unsigned stolen_n = kind == detail::pk_rsp ? ring & 31u : 0;
+            const queues::front_ring vq = workgroup_ring(kind == detail::pk_rsp ? ring >> 5 : wg);
+            const bool own = kind == detail::pk_private;
+            const unsigned mine = lifo ? pt - 1 : ph;
             const unsigned lvl = kind == detail::pk_workgroup                          ? lvl_workgroup
                                  : kind == detail::pk_device || kind == detail::pk_far ? lvl_device
                                  : kind == detail::pk_private                          ? lvl_private
@@ -478,6 +492,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                                         : kind == detail::pk_device  ? device_ring(ring).slot(aux)
                                         : kind == detail::pk_far     ? far_ring().slot(aux)
                                         : kind == detail::pk_mailbox ? mailbox_front(sg)
+                                        : kind == detail::pk_rsp     ? vq.slot(aux)
                                                                      : private_slot(sg, mine);
             const unsigned type = f.type();
             const unsigned count = f.count();
@@ -487,6 +502,23 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 // Only the words this type's payload has (a vertex id is 1 of a range task's 6).
                 for (unsigned i = 0; i < type_words<Tasks...>(type); ++i) {
                     words[i] = ld(f.payload(lane) + i);
+                }
+            }
+            // A steal of several fronts: this sub-group runs the first in place and its lanes copy the
+            // others into its private ring (lane l copies task l; the leader the headers), before the
+            // hand-off below that precedes the promoted release of the victim's slots.
+            for (unsigned j = 1; j < stolen_n; ++j) {
+                const queues::front_ref src = vq.slot(aux + j);
+                const queues::front_ref dst = private_slot(sg, pt + j - 1);
+                const unsigned c = src.count();
+                const unsigned t = src.type();
+                if (lane < c && c <= F && t < num_types) {
+                    for (unsigned i = 0; i < type_words<Tasks...>(t); ++i) {
+                        st(dst.payload(lane) + i, ld(src.payload(lane) + i));
+                    }
+                }
+                if (leader) {
+                    dst.set_header(t, c);
                 }
             }
             // No vote on `bad`: every lane read the same two header words of a front its sub-group
@@ -505,6 +537,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     far_ring().template release<dev_access>({aux, 1}); // release at device scope
                     // No longer far (still outstanding until they finish): far tasks <= outstanding.
                     far_tasks().fetch_sub(count, std::memory_order_relaxed);
+                } else if (kind == detail::pk_rsp) {
+                    // The promoted release hands the victim's slots back: its producers may reuse them.
+                    vq.template release<thief_access>({aux, stolen_n});
                 } else if (kind == detail::pk_mailbox) {
                     // Relaxed: only this thief reads its mailbox state until its next request (a release).
                     atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
@@ -518,6 +553,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     cnt[c_tasks + lvl] += count;
                     cnt[c_partial] += count < F ? 1 : 0;
                 }
+            }
+            if (stolen_n > 1) {
+                pt += stolen_n - 1; // the copies above: the newest private fronts
             }
             if (own) {
                 if (mine == pt - 1) {
@@ -728,9 +766,15 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     }
                     unsigned want = hw > qw ? hw - qw : 0;
                     if constexpr (traits::steal_emulated || traits::steal_rsp) {
-                        // Thieves of other work-groups take from this ring: keep it stocked.
-                        if (want == 0 && qw < this->workgroup_threshold) {
-                            want = this->workgroup_threshold - qw;
+                        // Thieves of other work-groups take from this ring: keep it stocked, with a
+                        // front for each hungry sub-group of the device while there are any (read
+                        // relaxed, as the work-sharing policies read it: a hint; every busy work-group
+                        // stocks for them, and what no thief takes its own sub-groups run next).
+                        const unsigned hd = idle_device().load(std::memory_order_relaxed);
+                        const unsigned stock =
+                            hd > this->workgroup_threshold ? hd : this->workgroup_threshold;
+                        if (want == 0 && qw < stock) {
+                            want = stock - qw;
                         }
                     }
                     if (want == 0 && traits::donates_to_device) {

@@ -34,7 +34,8 @@ enum counter : unsigned {
     c_steal_requests,
     c_steal_grants,
     c_steal_declines,
-    c_steals_received, // fronts a thief got (steal-emulated: granted mailboxes; steal-rsp: remote pops)
+    c_steals_received, // fronts a thief got (steal-emulated: granted mailboxes, one front each; steal-rsp:
+                       // the fronts of its remote pops, several per steal on the ring core)
     c_rsp_attempts,
     c_spawned,
     c_deferred, // fronts sent to the far ring (ring core, order priority)
