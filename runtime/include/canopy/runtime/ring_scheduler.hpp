@@ -190,6 +190,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         // not every idle sub-group of the device (a CAS race on one head word per hand-off).
         unsigned probe = home;
         unsigned kind = detail::pk_done;
+        unsigned rsp_skip = 0, rsp_fails = 0; // steal-rsp: probes to skip after a failed attempt
         bool idle = false;
         std::uint64_t idle_since = 0; // --trace: the first poll that found nothing
         const bool in_time = spin_until_bounded([&] {
@@ -249,7 +250,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                              [&](unsigned v) { return workgroup_ring(v).advert_word(); });
             }
             if constexpr (traits::steal_rsp) {
-                if (nwg > 1) {
+                if (nwg > 1 && rsp_skip != 0) {
+                    --rsp_skip; // backing off after a failed attempt (below)
+                } else if (nwg > 1) {
                     cursor = (cursor + 1) % nwg;
                     if (cursor == wg) {
                         cursor = (cursor + 1) % nwg;
@@ -281,6 +284,13 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                             kind = detail::pk_rsp;
                             return true;
                         }
+                        // The advert showed work but another thief (or the owner) took it first: this
+                        // attempt's promoted operations stalled every CU for nothing. Skip the next 1, 3,
+                        // 7, ..., 63 probes, so that a crowd of idle thieves does not stall the device
+                        // with failed attempts (each promoted RMW locks every CU's RMW unit; RSP Table
+                        // 3, rows 6 and 9).
+                        rsp_fails = rsp_fails < 6 ? rsp_fails + 1 : 6;
+                        rsp_skip = (1u << rsp_fails) - 1;
                     }
                 }
             }
