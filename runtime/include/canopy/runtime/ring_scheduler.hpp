@@ -257,7 +257,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     if (cursor == wg) {
                         cursor = (cursor + 1) % nwg;
                     }
-                    const unsigned v = cursor;
+                    const unsigned v = cursor; // the victim
                     const queues::front_ring vq = workgroup_ring(v);
                     // The advert first (a relaxed device-scope load, as an idle thief on hardware would
                     // poll): remote-promoted operations only where there is work to take.
@@ -322,6 +322,23 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         return kind;
     }
 
+    /// Every lane: copies front src to dst, lane l task l (its type's words only), the leader the header;
+    /// a count above `limit` or an unknown type copies no task. Returns the count.
+    CANOPY_DEVICE unsigned copy_front(const queues::front_ref& src, const queues::front_ref& dst,
+                                      unsigned limit, bool leader, unsigned lane) const {
+        const unsigned count = src.count();
+        const unsigned type = src.type();
+        if (lane < count && count <= limit && type < num_types) {
+            for (unsigned i = 0; i < type_words<Tasks...>(type); ++i) {
+                st(dst.payload(lane) + i, ld(src.payload(lane) + i));
+            }
+        }
+        if (leader) {
+            dst.set_header(type, count);
+        }
+        return count;
+    }
+
     /// Where move_out puts fronts.
     enum target : unsigned { to_workgroup = 0, to_device = 1, to_far = 2 };
 
@@ -359,19 +376,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         handoff_barrier();
         unsigned moved_tasks = 0;
         for (unsigned j = 0; j < r.n; ++j) {
-            const queues::front_ref src = private_slot(sg, from + j);
-            const queues::front_ref dst = q.slot(r.first + j);
-            const unsigned count = src.count();
-            const unsigned type = src.type();
-            if (lane < count && count <= L.shape.lanes && type < num_types) {
-                for (unsigned i = 0; i < type_words<Tasks...>(type); ++i) {
-                    st(dst.payload(lane) + i, ld(src.payload(lane) + i));
-                }
-            }
-            if (leader) {
-                dst.set_header(type, count);
-            }
-            moved_tasks += count;
+            moved_tasks +=
+                copy_front(private_slot(sg, from + j), q.slot(r.first + j), L.shape.lanes, leader, lane);
         }
         // Lanes -> leader: every lane's copy comes before the leader's release that publishes them.
         handoff_barrier();
@@ -518,18 +524,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             // others into its private ring (lane l copies task l; the leader the headers), before the
             // hand-off below that precedes the promoted release of the victim's slots.
             for (unsigned j = 1; j < stolen_n; ++j) {
-                const queues::front_ref src = vq.slot(aux + j);
-                const queues::front_ref dst = private_slot(sg, pt + j - 1);
-                const unsigned c = src.count();
-                const unsigned t = src.type();
-                if (lane < c && c <= F && t < num_types) {
-                    for (unsigned i = 0; i < type_words<Tasks...>(t); ++i) {
-                        st(dst.payload(lane) + i, ld(src.payload(lane) + i));
-                    }
-                }
-                if (leader) {
-                    dst.set_header(t, c);
-                }
+                copy_front(vq.slot(aux + j), private_slot(sg, pt + j - 1), F, leader, lane);
             }
             // No vote on `bad`: every lane read the same two header words of a front its sub-group
             // owns (nothing writes them until the leader hands the slot back, below), after the same
