@@ -26,7 +26,7 @@
 // Memory orders and scopes, and why:
 // - Labels: relaxed device-scope atomics (load, fetch_min). A label is monotone and carries no other
 //   data, so no ordering is needed with anything else; device scope because any work-group may relax
-//   any vertex. (tasks_scope narrows labels and pending flags to work-group scope in a test-only
+//   any vertex. (tasks_scope narrows labels (and their pending bits) to work-group scope in a test-only
 //   variant, to show that the scoped-cache model catches it: two compute units' L1s then each hold
 //   their own "minimum".)
 // - Stamps and the next frontier's count: relaxed device-scope RMWs; they elect an appender and a slot,
@@ -34,13 +34,18 @@
 // - Frontier entries: plain stores (st) and loads (ld). The writer and readers are in different phases,
 //   and phases are ordered by the kernel boundary (multi-kernel) or by the XF barrier's device-scope
 //   release/acquire (persistent), which is what makes plain accesses race-free here.
-// - Tasks: at most one vertex task per vertex is pending (queued, not started): a per-vertex flag,
-//   set by the relaxation that lowers the label (exchange 0 -> 1 spawns the task) and cleared by the
-//   task as it starts, before it reads the label. The set is a release and the clear an acquire, at
-//   device scope: the lowering lane's label write must happen-before the label read of the pending
-//   task whose flag it found set (message passing through the flag: that task is relied on to relax
-//   with the new label). Neither needs the other half (acq_rel would invalidate the L1 at every
-//   improvement and flush it at every task start, for nothing).
+// - Tasks: at most one vertex task per vertex is pending (queued, not started). The tasks strategy keeps
+//   a vertex's label and its "no task pending" bit in one word, label << 1 | ready (packed_label), so
+//   that lowering a label and finding whether a task is queued is one RMW, and so is a task's start:
+//   it sets the ready bit (fetch_or) and reads the label it returns. A relaxation fetch_mins the word
+//   with nl << 1 (ready clear): the old word says whether it lowered the label and whether a task was
+//   queued; it spawns one exactly when the old word had the bit set. Everything is relaxed at device
+//   scope: the label travels in the very word that says a task is pending, so coherence of that one
+//   location (every RMW reads the latest value in its modification order) hands every improvement to
+//   the queued task or to a new one, with no message passing. (The first design kept a separate flag:
+//   its release on every improvement flushed the L1, and its acquire at every task start invalidated
+//   it, so a front's later graph loads missed: mdual BFS on timed hrf32 ran 824,732 cycles, 1.60x of
+//   multi-kernel.) A deferred improvement (beyond the round's cap) keeps the bit as it is (a CAS).
 //   This bounds the queued vertex tasks by the vertex count (without it, a depth-first runtime order
 //   on a mesh queued 3.5 tasks per vertex of 4elt and overflowed a private queue). The payloads
 //   themselves travel through the runtime's queues, whose hand-offs are release/acquire at the
@@ -222,7 +227,7 @@ struct run_options {
     std::uint64_t tasks_delta = problem_default_delta;
 
     /// The tasks strategy's runtime configuration for a graph of `vertices` vertices. Label-correcting
-    /// keeps at most one vertex task per vertex queued (the pending flags), but the runtime keeps most
+    /// keeps at most one vertex task per vertex queued (packed_label's bit), but the runtime keeps most
     /// of them in the private queue of the sub-group that spawned them (it donates only while the
     /// shared queues run low), so a private queue is sized for a share of the vertex count: V / 32
     /// tasks, i.e. V / 1024 fronts of 32, at least 256 and at most 4096 fronts. (Queues are memory
@@ -374,7 +379,7 @@ template <class P> struct persistent_phases {
 // ---- tasks ----
 
 /// A vertex task carries only its vertex: it relaxes with the label in memory when it runs (the
-/// freshest one), and at most one vertex task per vertex is pending at a time (the `pending` flags).
+/// freshest one), and at most one vertex task per vertex is pending at a time (packed_label's bit).
 struct vertex_payload {
     vertex_id v;
 };
@@ -384,10 +389,31 @@ template <class L> struct range_payload {
     vertex_id v;
 };
 
+/// The tasks strategy's per-vertex word: label << 1 | ready, ready = 1 while no vertex task for the
+/// vertex is queued and not started (the header comment says why one word). Unreached is all ones. A
+/// label needs one bit fewer than L: the host refuses graphs of 2^31 vertices or more
+/// (check_packable), below which a BFS level and an SSSP distance of 32-bit weights both fit.
+template <class L> struct packed_label {
+    static constexpr L ready = 1;
+    static constexpr L unreached = ~L{0};
+    CANOPY_HOST_DEVICE static constexpr L pending(L label) { return static_cast<L>(label << 1); }
+    CANOPY_HOST_DEVICE static constexpr L label_of(L word) { return word >> 1; }
+    /// The label a host reads back: all ones (the problem's unreached) for an unreached vertex.
+    static constexpr L decode(L word) { return word == unreached ? unreached : label_of(word); }
+};
+
+inline void check_packable(vertex_id n) {
+    if (n >= (vertex_id{1} << 31)) {
+        throw error(
+            "canopy graph: the tasks strategy packs a label and a flag in one word and takes graphs of "
+            "fewer than 2^31 vertices (this one has " +
+            std::to_string(n) + "); use --strategy multi-kernel");
+    }
+}
+
 template <class P, scope S> struct task_args {
     csr_view g;
-    typename P::label* labels;
-    unsigned* pending; // 1 while a vertex task for the vertex is queued and has not started
+    typename P::label* labels; // packed_label words
     // Rounds (run_options::tasks_delta): an improvement to a label above `cap` is deferred to the next
     // round's launch (appended once per round to `deferred`, by the stamps) instead of spawned.
     typename P::label cap;
@@ -416,19 +442,28 @@ template <class L> CANOPY_DEVICE unsigned priority_of(L label) {
 template <class P, scope S, class Ctx>
 CANOPY_DEVICE void relax_arc(Ctx& ctx, const task_args<P, S>& a, typename P::label lv, edge_id e) {
     using L = typename P::label;
+    using W = packed_label<L>;
     const vertex_id w = a.g.target(e);
     const L nl = P::relax(lv, a.g, e);
     atomic_ref<L, S> lw(a.labels[w]);
-    // Relaxed at scope S (device in every correct run): the label itself carries nothing.
-    if (lw.load(std::memory_order_relaxed) <= nl || nl >= lw.fetch_min(nl, std::memory_order_relaxed)) {
+    // Relaxed at scope S (device in every correct run): the word carries the label and the pending
+    // bit, nothing else, and every reader of the label reads that same word (the header comment).
+    // The load first: an arc that cannot lower the label (most of them) costs no RMW, and it never
+    // sets the bit of a vertex whose task has already taken this very label.
+    L old = lw.load(std::memory_order_relaxed);
+    if (W::label_of(old) <= nl) {
         return;
     }
-    // Release at scope S: publishes the lowered label to the pending task that this exchange finds (it
-    // clears its flag with an acquire before it reads the label), so a pending task never misses an
-    // improvement it was relied on to relax. Nothing is read through the flag here, so no acquire (on
-    // AMD and the SCM an acquire invalidates the L1, and every later read of the adjacency would miss).
     if (nl > a.cap) {
-        // Next round. Relaxed device-scope RMWs elect one appender and a slot; the entry is a plain
+        // Next round: lower the label and keep the bit as it is (a seed task of this round may be
+        // queued for w; clearing its bit would let a second one be queued).
+        while (!lw.compare_exchange_strong(old, static_cast<L>(W::pending(nl) | (old & W::ready)),
+                                           std::memory_order_relaxed, std::memory_order_relaxed)) {
+            if (W::label_of(old) <= nl) {
+                return;
+            }
+        }
+        // Relaxed device-scope RMWs elect one appender and a slot; the entry is a plain
         // store read by the next round's launch (the kernel boundary orders them).
         if (atomic_ref<unsigned, scope::device>(a.stamps[w])
                 .exchange(a.round + 1, std::memory_order_relaxed) != a.round + 1) {
@@ -439,7 +474,11 @@ CANOPY_DEVICE void relax_arc(Ctx& ctx, const task_args<P, S>& a, typename P::lab
         }
         return;
     }
-    if (atomic_ref<unsigned, S>(a.pending[w]).exchange(1u, std::memory_order_release) == 0) {
+    // Lower the label and clear the ready bit in one RMW. The old word decides: no task queued (bit
+    // set) and the word lowered by this RMW means this lane queues one; a queued task (bit clear) reads
+    // this label when it starts (its fetch_or comes later in the word's modification order).
+    old = lw.fetch_min(W::pending(nl), std::memory_order_relaxed);
+    if ((old & W::ready) != 0 && old > W::pending(nl)) {
         // Priority = the new label (order priority: Delta-stepping inside the runtime).
         ctx.template spawn<vertex_task<P, S>>(vertex_payload{w}, priority_of(nl));
     }
@@ -468,13 +507,13 @@ template <class P, scope S> struct vertex_task {
         typename P::label lv{};
         edge_id lo = 0, hi = 0;
         if (valid) {
-            // Clear the flag first (acquire: pairs with the improvers' release), then read the label: an
-            // improvement after the clear spawns a new task, one before it is seen here. No release: the
-            // clear publishes nothing (an improver that reads the 0 spawns a task of its own). The lanes
-            // that relax this vertex's arcs get the label as a value (a shuffle) and read only the
-            // graph, which no one writes during the run.
-            atomic_ref<unsigned, S>(a.pending[x.v]).exchange(0u, std::memory_order_acquire);
-            lv = atomic_ref<typename P::label, S>(a.labels[x.v]).load(std::memory_order_relaxed);
+            // Set the ready bit and take the label in one relaxed RMW: an improvement before it in the
+            // word's modification order is the label read here, one after it finds the bit set and
+            // queues a task of its own. The lanes that relax this vertex's arcs get the label as a
+            // value (a shuffle) and read only the graph, which no one writes during the run.
+            lv = packed_label<typename P::label>::label_of(
+                atomic_ref<typename P::label, S>(a.labels[x.v])
+                    .fetch_or(packed_label<typename P::label>::ready, std::memory_order_relaxed));
             lo = a.g.begin(x.v);
             hi = a.g.end(x.v);
         }
@@ -491,7 +530,11 @@ template <class P, scope S> struct seeds_task {
             x.lo, x.hi,
             [&](unsigned i) {
                 const vertex_id w = ld(&a.seeds[i]); // written by the previous launch
-                if (atomic_ref<unsigned, S>(a.pending[w]).exchange(1u, std::memory_order_release) == 0) {
+                using W = packed_label<typename P::label>;
+                // Relaxed: clears the ready bit; the queued task reads the label from this word.
+                if ((atomic_ref<typename P::label, S>(a.labels[w])
+                         .fetch_and(static_cast<typename P::label>(~W::ready), std::memory_order_relaxed) &
+                     W::ready) != 0) {
                     ctx.template spawn<vertex_task<P, S>>(vertex_payload{w});
                 }
             },
@@ -511,7 +554,8 @@ template <class P, scope S> struct range_task {
         // that relaxes all of v's arcs with the lower label.
         const bool live =
             valid &&
-            atomic_ref<typename P::label, S>(a.labels[x.v]).load(std::memory_order_relaxed) >= x.label;
+            packed_label<typename P::label>::label_of(
+                atomic_ref<typename P::label, S>(a.labels[x.v]).load(std::memory_order_relaxed)) >= x.label;
         relax_together<P, S>(ctx, a, x.v, x.label, live ? x.lo : 0, live ? x.hi : 0);
     }
 };
@@ -631,13 +675,12 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
                     std::to_string(together_staging) +
                     " tasks per lane (a lane stages its split's pieces and one task per arc it relaxes)");
     }
-    std::vector<L> init(g.num_vertices, P::unreached);
-    init[source] = 0;
+    check_packable(g.num_vertices);
+    static_assert(P::unreached == packed_label<L>::unreached, "unreached packs as all ones");
+    std::vector<L> init(g.num_vertices, packed_label<L>::unreached);
+    init[source] = packed_label<L>::pending(0); // label 0, the seed task queued
     const auto t0 = std::chrono::steady_clock::now();
     device_buffer<L> labels(init);
-    std::vector<unsigned> pend(g.num_vertices, 0u);
-    pend[source] = 1; // the seed task
-    device_buffer<unsigned> pending(pend);
     device_buffer<unsigned> stamps(g.num_vertices);
     stamps.fill_zero();
     device_buffer<vertex_id> d0(g.num_vertices), d1(g.num_vertices);
@@ -663,10 +706,8 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
         vertex_id* in = (round & 1) != 0 ? d0.data() : d1.data(); // the previous round's deferred list
         vertex_id* out = (round & 1) != 0 ? d1.data() : d0.data();
         unsigned* out_count = counts.data() + (round & 1);
-        const task_args<P, S> a{g,   labels.data(), pending.data(),
-                                cap, round,         stamps.data(),
-                                out, out_count,     mins.data() + (round & 1),
-                                in};
+        const task_args<P, S> a{
+            g, labels.data(), cap, round, stamps.data(), out, out_count, mins.data() + (round & 1), in};
         runtime::task_set<vertex_task<P, S>, range_task<P, S>, seeds_task<P, S>> ts{
             vertex_task<P, S>{a}, range_task<P, S>{a}, seeds_task<P, S>{a}};
         if (round == 0) {
@@ -696,6 +737,9 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
                                                                : least + delta - 1;
     }
     r.labels = labels.to_vector();
+    for (L& w : r.labels) {
+        w = packed_label<L>::decode(w);
+    }
     r.seconds = since(t0);
     return r;
 }
