@@ -5,6 +5,7 @@
 #include <string>
 
 #include "canopy/platform/platform.hpp"
+#include "canopy/runtime/policy.hpp"
 #include "canopy/workloads/donation.hpp"
 
 #if defined(CANOPY_BACKEND_CPU)
@@ -17,6 +18,16 @@
 namespace canopy::cli {
 
 const char* backend_name() { return CANOPY_BACKEND_NAME; }
+
+std::vector<std::string> runtime_policy_names() {
+    std::vector<std::string> names;
+    for (const runtime::policy p : runtime::all_policies) {
+        if (runtime::policy_available(p)) {
+            names.emplace_back(runtime::to_string(p));
+        }
+    }
+    return names;
+}
 
 device_summary describe_device(unsigned block, std::size_t shared_bytes) {
     const device_info d = query_device();

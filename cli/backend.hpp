@@ -13,6 +13,10 @@ namespace canopy::cli {
 
 const char* backend_name();
 
+/// The runtime policies this backend can run, as --policy accepts them: steal-rsp needs remote-scope
+/// promotion, which only the CPU emulator models, so a GPU build refuses it when the flag is parsed.
+std::vector<std::string> runtime_policy_names();
+
 struct device_summary {
     std::string backend, name;
     unsigned compute_units = 0, subgroup_size = 0, max_block_size = 0;

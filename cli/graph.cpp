@@ -568,7 +568,7 @@ action add_graph(CLI::App& app) {
         ->check(CLI::IsMember({"multi-kernel", "persistent", "tasks"}))
         ->default_val(o->run.strategy);
     sub->add_option("--policy", o->run.policy, "runtime scheduling policy (--strategy tasks)")
-        ->check(CLI::IsMember({"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp"}))
+        ->check(CLI::IsMember(runtime_policy_names()))
         ->default_val(o->run.policy);
     sub->add_option("--queues", o->run.queues,
                     "tasks: runtime core, ring (lock-free rings, work shared on demand) or locked (the HRF "

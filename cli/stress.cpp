@@ -259,6 +259,7 @@ struct stress_options {
     std::string device = "tiny";
     std::string scheme = "proposed";
     std::string queues = "ring";
+    bool with_broken = false; // --with-broken-policies: the test-only broken-* policies may be named
     unsigned jobs = 1;
     std::string trace; // --trace: the timeline of every run of the sweep (one process: --jobs 1)
     unsigned long long trace_events = 1000000;
@@ -301,6 +302,9 @@ std::string replay_command(const stress_options& o, const cell& c, std::uint64_t
     std::string cmd =
         fmt::format("canopy stress --workload {} --policy {} --first-seed {} --seeds 1 --device {}",
                     c.w->name, c.w->per_policy ? c.policy_name : o.policies.front(), seed, o.device);
+    if (o.with_broken) {
+        cmd += " --with-broken-policies";
+    }
     if (o.scheme != "proposed") {
         cmd += " --scheme " + o.scheme;
     }
@@ -471,7 +475,8 @@ int run_stress(const stress_options& o) {
         for (const auto& pname : o.policies) {
             cell c;
             c.w = w;
-            c.policy = rt::parse_policy(pname);
+            c.policy = rt::parse_policy(pname, o.with_broken ? rt::broken_policies::accepted
+                                                             : rt::broken_policies::refused);
             c.policy_name = pname;
             cells.push_back(c);
         }
@@ -589,8 +594,9 @@ action add_stress(CLI::App& app) {
         ->check(CLI::IsMember(wnames))
         ->default_str("tree,fanout,uts,bfs,sync");
     sub->add_option("--policy", o->policies,
-                    "policies, comma-separated (hrf-direct, hrf-indirect, steal-emulated, steal-rsp; the "
-                    "deliberately broken broken-donation and broken-steal show what a finding looks like)")
+                    "policies, comma-separated (hrf-direct, hrf-indirect, steal-emulated, steal-rsp; with "
+                    "--with-broken-policies also the deliberately broken broken-donation and broken-steal, "
+                    "which show what a finding looks like)")
         ->delimiter(',')
         ->check(CLI::IsMember(
             {"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp", "broken-donation", "broken-steal"}))
@@ -641,7 +647,17 @@ action add_stress(CLI::App& app) {
                     "--trace: events the file holds at most; past it spans are aggregated into time windows")
         ->default_val(o->trace_events)
         ->check(CLI::PositiveNumber);
+    sub->add_flag(
+        "--with-broken-policies", o->with_broken,
+        "test-only: let --policy name broken-donation and broken-steal, which drop a synchronization "
+        "on purpose (docs/stress.md)");
     sub->parse_complete_callback([o] {
+        for (const auto& p : o->policies) {
+            if (p.rfind("broken-", 0) == 0 && !o->with_broken) {
+                throw CLI::ValidationError("--policy " + p +
+                                           " is broken on purpose, for tests: add --with-broken-policies");
+            }
+        }
         if (!o->trace.empty()) {
             if (o->jobs > 1) {
                 throw CLI::ValidationError("--trace records the runs of one process: use --jobs 1");

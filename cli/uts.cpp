@@ -224,7 +224,7 @@ action add_uts(CLI::App& app) {
     sub->add_option("-f", o->f, "HYBRID shift depth (fraction of gen_mx)");
     sub->add_option("-g", o->g, "compute granularity (hashes per spawn)");
     sub->add_option("--policy", o->policy, "scheduling policy")
-        ->check(CLI::IsMember({"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp"}))
+        ->check(CLI::IsMember(runtime_policy_names()))
         ->default_val(o->policy);
     sub->add_option("--queues", o->queues,
                     "runtime core: ring (lock-free rings, work shared on demand) or locked (the HRF paper's "

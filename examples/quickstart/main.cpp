@@ -34,8 +34,8 @@ struct fib {
         }
         // Any lane may spawn, any number of times, from divergent code: the scheduler packs the
         // children into task-fronts at its next scheduling point.
-        ctx.template spawn<fib>({p.n - 1});
-        ctx.template spawn<fib>({p.n - 2});
+        spawn<fib>(ctx, {p.n - 1});
+        spawn<fib>(ctx, {p.n - 2});
     }
 };
 

@@ -55,12 +55,12 @@ struct split {
     template <class Ctx> CANOPY_DEVICE void operator()(const range_args& r, Ctx& ctx) const {
         if (r.hi - r.lo > leaf) {
             const std::uint32_t mid = r.lo + (r.hi - r.lo) / 2;
-            ctx.template spawn<split>({r.lo, mid});
-            ctx.template spawn<split>({mid, r.hi});
+            spawn<split>(ctx, {r.lo, mid});
+            spawn<split>(ctx, {mid, r.hi});
             return;
         }
         for (std::uint32_t v = r.lo | 1u; v < r.hi; v += 2) { // the odd numbers of the range
-            ctx.template spawn<collatz>({v, r.lo});
+            spawn<collatz>(ctx, {v, r.lo});
         }
     }
 };

@@ -11,6 +11,7 @@
 
 #include "../common/emu_test.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/fib_tasks.hpp"
 #include "workloads.hpp"
 
 namespace {
@@ -279,9 +280,61 @@ TEST(RuntimeOverflow, LaneStaging) {
     EXPECT_NE(m.find("level lane"), std::string::npos) << m;
 }
 
+// The task API: a task's context offers spawn and nothing else. Its bookkeeping is private (a task that
+// could call clear() would silently discard its own spawns); the schedulers reach it through
+// detail::context_access. Access checks are part of a requires-expression, so these fail to hold if
+// any of them becomes public again.
+template <class C>
+concept context_can_clear = requires(C c) {
+    c.clear();
+};
+template <class C>
+concept context_shows_staging = requires(const C c) {
+    c.staged();
+};
+template <class C>
+concept context_shows_entries = requires(const C c) {
+    c.entry(0u);
+};
+template <class C>
+concept context_shows_overflow = requires(const C c) {
+    c.overflowed();
+};
+template <class C>
+concept context_can_spawn = requires(C c, canopy::workloads::checked::fib_args a) {
+    c.template spawn<canopy::workloads::checked::fib_task>(a);
+    rt::spawn<canopy::workloads::checked::fib_task>(c, a);
+};
+using fib_context = rt::task_context<canopy::workloads::checked::fib_task>;
+static_assert(!context_can_clear<fib_context>, "task_context::clear must not be reachable from a task");
+static_assert(!context_shows_staging<fib_context>, "task_context::staged must not be reachable");
+static_assert(!context_shows_entries<fib_context>, "task_context::entry must not be reachable");
+static_assert(!context_shows_overflow<fib_context>, "task_context::overflowed must not be reachable");
+static_assert(context_can_spawn<fib_context>, "a task spawns through the member or the free function");
+
+// The broken policies are out of users' reach: refused by name unless a test asks for them, and the
+// message names the switch. (On a GPU backend steal-rsp is refused the same way: policy_available.)
+TEST(RuntimeConfig, BrokenPoliciesNeedTheTestSwitch) {
+    for (const char* name : {"broken-donation", "broken-steal"}) {
+        try {
+            (void)rt::parse_policy(name);
+            ADD_FAILURE() << name << " was accepted without the test-only switch";
+        } catch (const canopy::error& e) {
+            EXPECT_NE(std::string(e.what()).find("only for tests"), std::string::npos) << e.what();
+        }
+    }
+    EXPECT_EQ(rt::parse_policy("broken-donation", rt::broken_policies::accepted),
+              rt::policy::broken_donation);
+    EXPECT_EQ(rt::parse_policy("broken-steal", rt::broken_policies::accepted), rt::policy::broken_steal);
+    for (const rt::policy p : rt::all_policies) {
+        EXPECT_TRUE(rt::policy_available(p)) << rt::to_string(p) << ": the emulator runs every policy";
+        EXPECT_EQ(rt::parse_policy(rt::to_string(p)), p);
+    }
+}
+
 TEST(RuntimeConfig, BadBlockAndPolicyName) {
     EXPECT_THROW(rt::parse_policy("hrf"), canopy::error);
-    EXPECT_EQ(rt::parse_policy("steal-rsp"), rt::policy::steal_rsp);
+    EXPECT_EQ(rt::parse_policy("steal-rsp"), rt::policy::steal_rsp); // the emulator models RSP
     canopy::emu::scoped_options o(scm());
     EXPECT_THROW(run_fib(cfg(rt::policy::hrf_direct, 48), 5), canopy::error);
 }

@@ -13,6 +13,7 @@
 
 #include <string>
 
+#include "canopy/platform/config.hpp"
 #include "canopy/platform/error.hpp"
 #include "canopy/platform/scope.hpp"
 
@@ -42,17 +43,47 @@ constexpr const char* to_string(policy p) {
     return "?";
 }
 
-/// Parses a policy name; throws canopy::error listing the valid names otherwise.
-inline policy parse_policy(const std::string& s) {
+/// Whether parse_policy accepts the deliberately broken policies: only a test or `canopy stress
+/// --with-broken-policies` asks for them (a user who typed "broken-steal" gets an error, not a race).
+enum class broken_policies : bool { refused = false, accepted = true };
+
+/// Whether this backend can run policy p: steal-rsp and broken-steal need remote-scope promotion,
+/// which only the CPU emulator models (no GPU exposes it).
+inline constexpr bool policy_available(policy p) {
+#if defined(CANOPY_BACKEND_CPU)
+    (void)p;
+    return true;
+#else
+    return p != policy::steal_rsp && p != policy::broken_steal;
+#endif
+}
+
+/// Parses a policy name; throws canopy::error naming the valid ones otherwise: an unknown name, a
+/// broken-* policy unless `broken` accepts them, or a policy this backend cannot run (steal-rsp on a
+/// GPU backend is refused here, when the flag is parsed, not later when run() would throw).
+inline policy parse_policy(const std::string& s, broken_policies broken = broken_policies::refused) {
     for (policy p : {policy::hrf_direct, policy::hrf_indirect, policy::steal_emulated, policy::steal_rsp,
                      policy::broken_donation, policy::broken_steal}) {
-        if (s == to_string(p)) {
-            return p;
+        if (s != to_string(p)) {
+            continue;
         }
+        if ((p == policy::broken_donation || p == policy::broken_steal) &&
+            broken == broken_policies::refused) {
+            throw error("canopy::runtime: policy '" + s +
+                        "' is broken on purpose and exists only for tests (canopy stress "
+                        "--with-broken-policies); use hrf-direct, hrf-indirect, steal-emulated or steal-rsp");
+        }
+        if (!policy_available(p)) {
+            throw error("canopy::runtime: policy '" + s +
+                        "' needs remote-scope promotion, which only the CPU emulator models (this is the " +
+                        CANOPY_BACKEND_NAME +
+                        " backend); use steal-emulated, the same stealing with an owner-promotes handshake");
+        }
+        return p;
     }
     throw error("canopy::runtime: unknown policy '" + s +
-                "' (valid: hrf-direct, hrf-indirect, steal-emulated, steal-rsp; tests: broken-donation, "
-                "broken-steal)");
+                "' (valid: hrf-direct, hrf-indirect, steal-emulated" +
+                (policy_available(policy::steal_rsp) ? ", steal-rsp)" : ")"));
 }
 
 /// Compile-time facts of a policy: the scope of each queue level and which mechanisms it uses.

@@ -579,7 +579,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
 
             // ---- run ----
             const std::uint64_t run_since = traced ? trace_clock() : 0;
-            ctx.clear();
+            detail::context_access::clear(ctx);
             dispatch(type, lane < count, words, ctx); // every lane: a cooperative type's body needs them all
 
             // ---- pack (into the private ring; spilling outward first when it would overflow) ----
@@ -588,19 +588,20 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             unsigned offs[num_types] = {}, totals[num_types] = {}, far_offs[num_types] = {},
                      far_totals[num_types] = {};
             for (unsigned t = 0; t < num_types; ++t) {
-                near_k[t] = ctx.staged_of(t);
+                near_k[t] = detail::context_access::staged_of(ctx, t);
             }
             // fifo and lifo: the staging overflow vote rides in the counts' scan (one collective fewer
             // per front); priority splits the counts by a threshold first, so it votes on its own. Either
             // way every lane has finished its task here.
             const bool staging_overflow =
-                prio ? any(ctx.overflowed()) : scan_counts(near_k, offs, totals, F, ctx.overflowed());
+                prio ? any(detail::context_access::overflowed(ctx))
+                     : scan_counts(near_k, offs, totals, F, detail::context_access::overflowed(ctx));
             if (traced) {
                 trace_span(trace_kind::run, run_since, count);
             }
             const std::uint64_t pack_since = traced ? trace_clock() : 0;
             if (staging_overflow) {
-                if (ctx.overflowed()) {
+                if (detail::context_access::overflowed(ctx)) {
                     report(status(), failure::staging_overflow, sg * max_subgroup_size + lane);
                 }
                 continue;
@@ -617,8 +618,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             }
             unsigned least_far = ~0u;
             if (prio) {
-                for (unsigned i = 0; i < ctx.staged(); ++i) {
-                    const unsigned* e = ctx.entry(i);
+                for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
+                    const unsigned* e = detail::context_access::entry(ctx, i);
                     const unsigned pr = ld(e + 1);
                     if (pr > theta) {
                         const unsigned t = ld(e);
@@ -700,9 +701,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     const unsigned need = (rest + F - 1) / F;
                     unsigned j = 0;
                     // A lane with one type and class staged (the usual case) needs no word from memory.
-                    const bool only_t = mine_k == ctx.staged();
-                    for (unsigned i = 0; i < ctx.staged() && j < mine_k; ++i) {
-                        const unsigned* e = ctx.entry(i);
+                    const bool only_t = mine_k == detail::context_access::staged(ctx);
+                    for (unsigned i = 0; i < detail::context_access::staged(ctx) && j < mine_k; ++i) {
+                        const unsigned* e = detail::context_access::entry(ctx, i);
                         if (!only_t && (ld(e) != t || (prio && (ld(e + 1) > theta) != far))) {
                             continue;
                         }

@@ -476,17 +476,18 @@ template <policy P, class... Tasks> struct scheduler {
 
             // ---- run ----
             const std::uint64_t run_since = traced ? trace_clock() : 0;
-            ctx.clear();
+            detail::context_access::clear(ctx);
             dispatch(type, lane < count, words, ctx); // every lane: a cooperative type's body needs them all
 
             // ---- pack ----
-            const bool staging_overflow = any(ctx.overflowed()); // every lane has finished its task
+            const bool staging_overflow =
+                any(detail::context_access::overflowed(ctx)); // every lane has finished its task
             if (traced) {
                 trace_span(trace_kind::run, run_since, count);
             }
             const std::uint64_t pack_since = traced ? trace_clock() : 0;
             if (staging_overflow) {
-                if (ctx.overflowed()) {
+                if (detail::context_access::overflowed(ctx)) {
                     report(status(), failure::staging_overflow, sg * max_subgroup_size + lane);
                 }
                 continue;
@@ -495,8 +496,8 @@ template <policy P, class... Tasks> struct scheduler {
             bool overflow = false;
             for (unsigned t = 0; t < num_types && !overflow; ++t) {
                 unsigned k = 0;
-                for (unsigned i = 0; i < ctx.staged(); ++i) {
-                    k += ld(ctx.entry(i)) == t ? 1 : 0;
+                for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
+                    k += ld(detail::context_access::entry(ctx, i)) == t ? 1 : 0;
                 }
                 const unsigned off = exclusive_sum(k);
                 const unsigned total = broadcast(off + k, F - 1);
@@ -525,8 +526,8 @@ template <policy P, class... Tasks> struct scheduler {
                     break;
                 }
                 unsigned j = 0;
-                for (unsigned i = 0; i < ctx.staged(); ++i) {
-                    const unsigned* e = ctx.entry(i);
+                for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
+                    const unsigned* e = detail::context_access::entry(ctx, i);
                     if (ld(e) != t) {
                         continue;
                     }

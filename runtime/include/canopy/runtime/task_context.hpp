@@ -3,8 +3,10 @@
 // A task type is a functor with a fixed-size, trivially copyable payload:
 //   struct fib { using payload = fib_args;
 //                template <class Ctx> CANOPY_DEVICE void operator()(const payload& p, Ctx& ctx) const {
-//                    if (p.n >= 2) { ctx.template spawn<fib>({p.n - 1}); ctx.template spawn<fib>({p.n - 2});
-//                    } } };
+//                    if (p.n >= 2) { spawn<fib>(ctx, {p.n - 1}); spawn<fib>(ctx, {p.n - 2}); } } };
+// spawn<T>(ctx, payload) (canopy::runtime::spawn, found by argument-dependent lookup) and
+// ctx.spawn<T>(payload) are the same call; generic code, whose ctx has a dependent type, would have to
+// write the second as ctx.template spawn<T>(payload).
 // spawn may be called by any lane, any number of times, from divergent code and data-dependent loops:
 // it appends to the calling lane's own staging buffer with plain stores and no collective. The
 // scheduler packs the staged tasks into fronts at its next convergent scheduling point. A staging
@@ -74,6 +76,10 @@ template <class... Tasks> CANOPY_HOST_DEVICE constexpr unsigned type_words(unsig
 /// Words one staged task takes: its type, its priority, then its payload.
 template <class... Tasks> inline constexpr unsigned staged_words = 2 + payload_words<Tasks...>;
 
+namespace detail {
+struct context_access;
+} // namespace detail
+
 template <class... Tasks> class task_context {
   public:
     static constexpr unsigned W = payload_words<Tasks...>;
@@ -105,6 +111,11 @@ template <class... Tasks> class task_context {
         ++per_type_[type];
     }
 
+  private:
+    // The scheduler's side, private so that a task cannot reach it (a task that called clear() would
+    // silently discard its own spawns): only detail::context_access, which the schedulers use.
+    friend struct detail::context_access;
+
     CANOPY_DEVICE unsigned staged() const { return n_; }
     /// Tasks of type t staged by this lane (kept in registers: the pack needs no pass over memory).
     CANOPY_DEVICE unsigned staged_of(unsigned t) const { return per_type_[t]; }
@@ -119,12 +130,35 @@ template <class... Tasks> class task_context {
         }
     }
 
-  private:
     unsigned* stage_;
     unsigned capacity_;
     unsigned n_ = 0;
     unsigned per_type_[sizeof...(Tasks)] = {};
     bool overflow_ = false;
 };
+
+namespace detail {
+/// What the schedulers (scheduler.hpp, ring_scheduler.hpp) read and reset of a lane's context between
+/// tasks; not part of the task API.
+struct context_access {
+    template <class C> CANOPY_DEVICE static unsigned staged(const C& c) { return c.staged(); }
+    template <class C> CANOPY_DEVICE static unsigned staged_of(const C& c, unsigned t) {
+        return c.staged_of(t);
+    }
+    template <class C> CANOPY_DEVICE static bool overflowed(const C& c) { return c.overflowed(); }
+    template <class C> CANOPY_DEVICE static const unsigned* entry(const C& c, unsigned i) {
+        return c.entry(i);
+    }
+    template <class C> CANOPY_DEVICE static void clear(C& c) { c.clear(); }
+};
+} // namespace detail
+
+/// Spawns one task of type Task from a task body: the free-function spelling of ctx.spawn<Task>(p),
+/// which generic code (a task templated on its context type) can call without writing
+/// `ctx.template spawn<Task>(...)`. Same semantics: any lane, divergent or not, no collective.
+template <class Task, class Ctx>
+CANOPY_DEVICE void spawn(Ctx& ctx, const typename Task::payload& p, unsigned priority = 0) {
+    ctx.template spawn<Task>(p, priority);
+}
 
 } // namespace canopy::runtime
