@@ -6,6 +6,7 @@
 
 #include "canopy/runtime/runtime.hpp"
 #include "canopy/workloads/checked_tasks.hpp"
+#include "canopy/workloads/fib_join_tasks.hpp"
 #include "gpu_cases.hpp"
 
 namespace {
@@ -25,6 +26,22 @@ TEST(GpuRuntime, FibIsExactUnderEveryPolicyAndCore) {
         const unsigned want = checked::fib_leaves(n); // Fibonacci(n + 1), by recurrence on the host
         EXPECT_EQ(leaves.to_vector()[0], want);
         EXPECT_EQ(s.total_tasks(), 2ull * want - 1);
+    }
+}
+
+// Joins (runtime/join.hpp): fib by a record per inner node and a continuation that adds, under every
+// policy and core; every record back on the free lists (each continuation ran exactly once).
+TEST(GpuRuntime, FibByJoinsIsExactUnderEveryPolicyAndCore) {
+    const unsigned n = emulated ? 11 : 24;
+    for (const core_case& k : cores()) {
+        SCOPED_TRACE(name(k));
+        rt::join_pool<unsigned long long, 2> pool(1u << 16);
+        rt::task_set<checked::fib_join_task, checked::fib_join_sum> ts{checked::fib_join_task{pool.view()},
+                                                                       checked::fib_join_sum{pool.view()}};
+        ts.seed<checked::fib_join_task>({n, rt::join_root_slot});
+        (void)ts.run(config_of(k));
+        EXPECT_EQ(pool.result(), checked::fib_value(n));
+        EXPECT_EQ(pool.free_records(), pool.capacity());
     }
 }
 

@@ -18,10 +18,10 @@ esac
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 leaks=$(grep -rlF -e "$src" -e "$build" "$work/prefix/include" "$work/prefix/lib/cmake" || true)
 [[ -z "$leaks" ]] || fail "installed files name the source or build tree: $leaks"
-# One CMake project holding the three examples, each unchanged in its own directory (a project() in
+# One CMake project holding the portable examples, each unchanged in its own directory (a project() in
 # a subdirectory is allowed, and find_package there is scoped to it): the backend's compiler is
-# detected once instead of three times, and the three sources compile side by side.
-examples=(quickstart two-task-types persistent-barrier)
+# detected once, and the sources compile side by side.
+examples=(quickstart two-task-types persistent-barrier fib-join)
 {
   echo "cmake_minimum_required(VERSION 3.25)"
   echo "project(canopy_gpu_examples LANGUAGES CXX)"

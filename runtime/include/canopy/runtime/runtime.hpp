@@ -2,6 +2,7 @@
 #pragma once
 
 #include "canopy/runtime/config.hpp"
+#include "canopy/runtime/join.hpp"
 #include "canopy/runtime/policy.hpp"
 #include "canopy/runtime/run.hpp"
 #include "canopy/runtime/stats.hpp"

@@ -1,0 +1,161 @@
+// canopy_bench_join: what a join costs. fib(n) by joins (canopy/workloads/fib_join_tasks.hpp: a record
+// per inner node, a continuation that adds the two results) against fib(n) spawn-only with an atomic
+// leaf counter (fib_tasks.hpp, canopy_bench_runtime's workload), in the same run, every policy:
+//   - tasks/s on the emulator's parallel scheduler (coherent memory, hrf8): an emulator ratio, stated as
+//     such (host wall time of the emulated launch, best of --repeat);
+//   - simulated cycles per task on the timed scoped-cache model (hrf8, the busiest CU's cycles over the
+//     launch's makespan), and device-scope atomics per task.
+// Both results are checked (fib(n) against the loop; the leaf count against the closed form); a
+// mismatch exits 1. A join run executes fib's 2 F(n+1) - 1 tasks plus one continuation per inner node
+// (F(n+1) - 1), so "tasks" below counts both, and the ratio per fib node is printed too.
+//   canopy_bench_join [--n N] [--n-timed N] [--repeat R] [--quick]
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "canopy/emulator/launch.hpp"
+#include "canopy/emulator/options.hpp"
+#include "canopy/platform/platform.hpp"
+#include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/fib_join_tasks.hpp"
+#include "canopy/workloads/fib_tasks.hpp"
+
+#ifndef CANOPY_BENCH_BUILD_TYPE
+#    define CANOPY_BENCH_BUILD_TYPE "unknown"
+#endif
+
+namespace {
+
+namespace rt = canopy::runtime;
+namespace ck = canopy::workloads::checked;
+
+rt::config config(rt::policy p) {
+    rt::config c;
+    c.policy = p;
+    c.block = 64;
+    c.private_capacity = 64;
+    return c;
+}
+
+/// Spawn-only fib(n): leaves counted by a device-scope atomic. False on a wrong count.
+bool spawn_only(rt::policy p, unsigned n, rt::stats& s) {
+    canopy::device_buffer<unsigned> leaves(1);
+    leaves.fill_zero();
+    rt::task_set<ck::fib_task> ts{ck::fib_task{leaves.data()}};
+    ts.seed<ck::fib_task>({n});
+    s = ts.run(config(p));
+    return leaves.to_vector()[0] == ck::fib_leaves(n);
+}
+
+/// fib(n) by joins. False on a wrong result or a record not freed.
+bool by_joins(rt::policy p, unsigned n, rt::stats& s) {
+    rt::join_pool<unsigned long long, 2> pool(1u << 18);
+    rt::task_set<ck::fib_join_task, ck::fib_join_sum> ts{ck::fib_join_task{pool.view()},
+                                                         ck::fib_join_sum{pool.view()}};
+    ts.seed<ck::fib_join_task>({n, rt::join_root_slot});
+    s = ts.run(config(p));
+    return pool.result() == ck::fib_value(n) && pool.free_records() == pool.capacity();
+}
+
+std::uint64_t device_atomics(const rt::stats& s) {
+    std::uint64_t n = 0;
+    for (auto v : s.atomics[2]) { // [scope device][order]
+        n += v;
+    }
+    return n;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    unsigned n = 24, n_timed = 16, reps = 3;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--quick") {
+            n = 16;
+            n_timed = 10;
+            reps = 1;
+        } else if ((a == "--n" || a == "--n-timed" || a == "--repeat") && i + 1 < argc) {
+            const unsigned v = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
+            (a == "--n" ? n : a == "--n-timed" ? n_timed : reps) = v;
+        } else {
+            std::fprintf(
+                stderr,
+                "usage: canopy_bench_join [--n N (24)] [--n-timed N (16)] [--repeat R (3)] [--quick]\n");
+            return 2;
+        }
+    }
+    if (n < 2 || n > 32 || n_timed < 2 || n_timed > 24 || reps == 0) {
+        std::fprintf(stderr, "canopy_bench_join: --n in 2..32, --n-timed in 2..24, --repeat >= 1\n");
+        return 2;
+    }
+    int rc = 0;
+    std::printf("canopy_bench_join (%s build): fib(%u) by joins against spawn-only with an atomic counter\n",
+                CANOPY_BENCH_BUILD_TYPE, n);
+    std::printf("\nemulator throughput (parallel scheduler, 2 threads, coherent memory, hrf8; an emulator "
+                "ratio, not a GPU's)\n%-15s %14s %14s %12s %16s\n",
+                "policy", "spawn tasks/s", "join tasks/s", "join/spawn", "fib nodes: j/s");
+    for (rt::policy p : rt::all_policies) {
+        canopy::emu::options o;
+        o.device = canopy::emu::preset("hrf8");
+        o.scheduler = canopy::emu::scheduler_kind::parallel;
+        o.threads = 2;
+        canopy::emu::scoped_options so(o);
+        double best_s = 0, best_j = 0, nodes_s = 0, nodes_j = 0;
+        rt::stats s;
+        (void)spawn_only(p, n, s); // warm-up: fiber stacks and first-touch memory
+        for (unsigned r = 0; r < reps; ++r) {
+            if (!spawn_only(p, n, s)) {
+                std::printf("FAIL: %s spawn-only fib(%u)\n", rt::to_string(p), n);
+                rc = 1;
+            }
+            const double t = static_cast<double>(s.total_tasks()) / s.seconds;
+            if (t > best_s) {
+                best_s = t;
+                nodes_s = static_cast<double>(s.total_tasks()) / s.seconds;
+            }
+            if (!by_joins(p, n, s)) {
+                std::printf("FAIL: %s fib(%u) by joins\n", rt::to_string(p), n);
+                rc = 1;
+            }
+            const double tj = static_cast<double>(s.total_tasks()) / s.seconds;
+            if (tj > best_j) {
+                best_j = tj;
+                nodes_j = static_cast<double>(2 * ck::fib_leaves(n) - 1) / s.seconds; // fib nodes only
+            }
+        }
+        std::printf("%-15s %14.0f %14.0f %12.2f %16.2f\n", rt::to_string(p), best_s, best_j, best_j / best_s,
+                    nodes_j / nodes_s);
+    }
+
+    std::printf(
+        "\ntimed scoped-cache model, hrf8, fib(%u): cycles are the launch's makespan\n%-15s %12s %12s "
+        "%10s %12s %12s %10s %10s\n",
+        n_timed, "policy", "spawn cyc", "join cyc", "j/s", "spawn c/task", "join c/task", "dev.at/t s",
+        "dev.at/t j");
+    for (rt::policy p : rt::all_policies) {
+        canopy::emu::options o;
+        o.device = canopy::emu::preset("hrf8");
+        o.memory_model = canopy::emu::memory_model_kind::scoped;
+        o.timed = true;
+        canopy::emu::scoped_options so(o);
+        rt::stats ss, sj;
+        if (!spawn_only(p, n_timed, ss) || !by_joins(p, n_timed, sj)) {
+            std::printf("FAIL: %s fib(%u) on the timed SCM\n", rt::to_string(p), n_timed);
+            rc = 1;
+        }
+        const auto per = [](std::uint64_t a, std::uint64_t b) {
+            return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
+        };
+        std::printf("%-15s %12llu %12llu %10.2f %12.1f %12.1f %10.2f %10.2f\n", rt::to_string(p),
+                    static_cast<unsigned long long>(ss.cycles_makespan),
+                    static_cast<unsigned long long>(sj.cycles_makespan),
+                    per(sj.cycles_makespan, ss.cycles_makespan), per(ss.cycles_makespan, ss.total_tasks()),
+                    per(sj.cycles_makespan, sj.total_tasks()), per(device_atomics(ss), ss.total_tasks()),
+                    per(device_atomics(sj), sj.total_tasks()));
+    }
+    std::printf("\n%s\n", rc == 0 ? "OK: every result matched its oracle" : "FAILED");
+    return rc;
+}

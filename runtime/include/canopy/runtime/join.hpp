@@ -1,0 +1,330 @@
+// canopy/runtime/join.hpp — tasks that wait for their children: join records with one result slot per
+// child, and a continuation task that runs once every child (and everything it joined) has finished.
+//
+// The shape is Cilk-1's successor closure, TBB's continuation task and GTaP's join record
+// (notes/fork-join-on-gpus.md §6, option A): a task never blocks a lane. A task that forks
+//   1. takes a record from the pool (fork(n, to)): n slots, a count of n, and `to`, where the record's
+//      own result goes (its parent's slot, or the root);
+//   2. spawns its n children, each carrying one slot (record.slot(i)), and returns;
+//   3. each child, when it is done, delivers its result (complete<Cont>(ctx, slot, value)): the child
+//      that brings the count to zero spawns the continuation task Cont, with the record as its payload;
+//   4. the continuation takes the results (take(p)): the slots, and `to`. It frees the record and
+//      completes `to` with a value of its own, or forks again passing `to` on (nesting: a continuation
+//      is the rest of its task, so whatever it joins is part of that task's completion).
+// A child that forks does not complete its slot itself: it passes the slot on as its record's `to`.
+// The root's `to` is join_root: completing it stores the run's result, which the host reads with
+// join_pool::result() after the run.
+//
+// Why the memory orders and scopes are these (device scope throughout: a child may run on any
+// work-group, wherever the policy's queues carry it, and so may the continuation):
+//   - The record's count, `to` and slot count are written by the forking lane before any child exists
+//     (rule R1: children leave a lane's staging buffer only after its task returns), so the runtime's
+//     hand-off of the children (release/acquire at the policy's scopes, docs/scopes.md) orders them
+//     before every child's RMW. The count is a relaxed device-scope atomic store: it is only ever
+//     read by RMWs and the continuation's acquire load.
+//   - A child writes its slot with plain stores, then fetch_subs the count with release at device
+//     scope (R2), and reads nothing of the record after that RMW (a record may be recycled as soon as
+//     its continuation has run).
+//   - The continuation acquire-loads the count (it reads 0, the last child's RMW). The children's
+//     fetch_subs form one release sequence, so that load synchronizes with every child's release, and
+//     every slot store happens-before the continuation's reads whatever queues and scopes carried the
+//     continuation itself (R3: the last child spawns it, never calls it, so chains of completions
+//     never recurse).
+//   - Free lists: join_stripes Treiber stacks of record indices, each head carrying a version (ABA: a
+//     record is freed and taken again while a slow pop still holds its old head). A work-item pops
+//     from and pushes to the stack of its global id modulo join_stripes, and pops from the next ones
+//     when that is empty: one stack took every lane of a front at once, and its CAS retries cost 84
+//     device atomics per task on fib(10) (timed hrf8, hrf-indirect) against 9 spawn-only; striped,
+//     the lanes of a front hit different stacks. Push is a release CAS (the continuation's reads of
+//     the slots happen-before the next owner's writes); pop an acquire CAS. `next` words are relaxed
+//     atomics: a pop may read the `next` of a record another pop has just taken; its CAS then fails
+//     on the version, but the read itself must not be a data race.
+// Failures are reported, never a hang: an empty pool (every stack found empty by one scan: with
+// concurrent frees a scan may miss a record freed behind it, so "empty" means all but a few records in
+// use) or a fork of more than K children sets a flag and fork returns an invalid record; the forking task
+// returns, the run drains (nothing waits on the join), and result() throws naming the fix.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "canopy/platform/atomic.hpp"
+#include "canopy/platform/config.hpp"
+#include "canopy/platform/error.hpp"
+#include "canopy/platform/ids.hpp"
+#include "canopy/platform/memory.hpp"
+#include "canopy/platform/plain_access.hpp"
+#include "canopy/runtime/task_context.hpp"
+
+namespace canopy::runtime {
+
+/// The record whose slot receives the run's result.
+inline constexpr unsigned join_root = 0xffffffffu;
+
+/// Free-list stacks of a join pool (a power of two; a record starts on stack index % join_stripes).
+inline constexpr unsigned join_stripes = 32;
+
+/// Where a result goes: slot `slot` of record `record` (join_root: the run's result). A payload member
+/// (no default member initializers: payloads are trivial, copied as words).
+struct join_slot {
+    unsigned record;
+    unsigned slot;
+};
+
+/// The root task's slot: completing it stores the run's result (join_pool::result()).
+inline constexpr join_slot join_root_slot{join_root, 0};
+
+/// The continuation's payload: the record whose children have all finished.
+struct join_payload {
+    unsigned record;
+};
+
+/// A record fork() returned; invalid when the pool was empty or n was more than K (reported).
+struct join_record {
+    unsigned index;
+    CANOPY_HOST_DEVICE bool valid() const { return index != join_root; }
+    CANOPY_HOST_DEVICE join_slot slot(unsigned i) const { return {index, i}; }
+};
+
+/// What a continuation takes from its record: the children's results, how many, and where its own
+/// result goes.
+template <class R, unsigned K> struct join_results {
+    R value[K];
+    unsigned n;
+    join_slot to;
+};
+
+namespace detail {
+/// join_pool's failure flags (bits of one word).
+inline constexpr unsigned join_exhausted = 1u, join_too_wide = 2u;
+} // namespace detail
+
+/// The device side of a join_pool: a plain struct that task functors hold by value. R is a result
+/// (trivially copyable), K the most children one record joins (a wider fork: a tree of joins).
+template <class R, unsigned K = 8> struct join_view {
+    static_assert(std::is_trivially_copyable_v<R>, "join results are trivially copyable");
+    static_assert(std::is_default_constructible_v<R>, "join results are default-constructible");
+    static_assert(sizeof(R) % 4 == 0 && alignof(R) >= 4,
+                  "join results move as 4-byte words: use a type of whole, aligned words (pad a struct)");
+    static_assert(K >= 1, "a record joins at least one child");
+
+    unsigned long long* head; // join_stripes free lists: version << 32 | index (join_root: empty)
+    unsigned* next;           // per record: the next free record
+    unsigned* pending;        // per record: children not finished
+    unsigned* meta;           // per record: [to.record, to.slot, n]
+    R* slots;                 // per record: K results
+    R* root_value;            // the run's result
+    unsigned* root_done;      // 1 once the root's slot was completed
+    unsigned* failed;         // detail::join_exhausted | detail::join_too_wide
+
+    /// Takes a record for n children whose joint result goes to `to` (a task's own slot, passed on).
+    /// An empty pool or n > K is recorded and returns an invalid record: return without spawning.
+    CANOPY_DEVICE join_record fork(unsigned n, join_slot to) const {
+        if (n == 0 || n > K) {
+            atomic_ref<unsigned, scope::device>(*failed).fetch_or(detail::join_too_wide,
+                                                                  std::memory_order_relaxed);
+            return {join_root};
+        }
+        const unsigned home = global_id() % join_stripes;
+        unsigned idx = join_root;
+        for (unsigned k = 0; k < join_stripes && idx == join_root; ++k) {
+            idx = pop(head[(home + k) % join_stripes]);
+        }
+        if (idx == join_root) {
+            atomic_ref<unsigned, scope::device>(*failed).fetch_or(detail::join_exhausted,
+                                                                  std::memory_order_relaxed);
+            return {join_root};
+        }
+        // Plain: read by the continuation, which every child's release orders after this (header).
+        st(&meta[3 * idx + 0], to.record);
+        st(&meta[3 * idx + 1], to.slot);
+        st(&meta[3 * idx + 2], n);
+        // Relaxed device scope: carried to the children by the runtime's hand-off of the children.
+        atomic_ref<unsigned, scope::device>(pending[idx]).store(n, std::memory_order_relaxed);
+        return {idx};
+    }
+
+    /// Delivers one child's result to `to`; the last child of a record spawns the continuation Cont
+    /// (payload: join_payload) in its own staging buffer. Nothing of the record is read after the RMW.
+    template <class Cont, class Ctx> CANOPY_DEVICE void complete(Ctx& ctx, join_slot to, const R& v) const {
+        if (to.record == join_root) {
+            st_value(root_value, v);
+            // Release at device scope: the host reads the value after the run (the kernel's end orders
+            // it); the flag says the root completed, exactly once.
+            atomic_ref<unsigned, scope::device>(*root_done).fetch_add(1u, std::memory_order_release);
+            return;
+        }
+        st_value(&slots[static_cast<std::size_t>(to.record) * K + to.slot], v);
+        // Release at device scope: this slot store happens-before the continuation (its acquire load
+        // of the count reads the end of this release sequence).
+        if (atomic_ref<unsigned, scope::device>(pending[to.record])
+                .fetch_sub(1u, std::memory_order_release) == 1u) {
+            ctx.template spawn<Cont>(join_payload{to.record});
+        }
+    }
+
+    /// The continuation's first step: the results and `to`; frees the record.
+    CANOPY_DEVICE join_results<R, K> take(const join_payload& p) const {
+        join_results<R, K> r{};
+        // Acquire at device scope: synchronizes with every child's release (one release sequence).
+        (void)atomic_ref<unsigned, scope::device>(pending[p.record]).load(std::memory_order_acquire);
+        r.to.record = ld(&meta[3 * p.record + 0]);
+        r.to.slot = ld(&meta[3 * p.record + 1]);
+        r.n = ld(&meta[3 * p.record + 2]);
+        for (unsigned i = 0; i < K; ++i) {
+            r.value[i] = i < r.n ? ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]) : R{};
+        }
+        push(head[global_id() % join_stripes], p.record);
+        return r;
+    }
+
+  private:
+    static constexpr unsigned words = (sizeof(R) + 3) / 4;
+
+    // Results move as 32-bit plain words (st/ld), which every backend's plain access supports.
+    CANOPY_DEVICE static void st_value(R* dst, const R& v) {
+        unsigned w[words] = {};
+        __builtin_memcpy(w, &v, sizeof(R));
+        unsigned* d = reinterpret_cast<unsigned*>(dst);
+        for (unsigned i = 0; i < words; ++i) {
+            st(&d[i], w[i]);
+        }
+    }
+    CANOPY_DEVICE static R ld_value(const R* src) {
+        unsigned w[words];
+        const unsigned* s = reinterpret_cast<const unsigned*>(src);
+        for (unsigned i = 0; i < words; ++i) {
+            w[i] = ld(&s[i]);
+        }
+        R v;
+        __builtin_memcpy(&v, w, sizeof(R));
+        return v;
+    }
+
+    CANOPY_DEVICE unsigned pop(unsigned long long& stack) const {
+        atomic_ref<unsigned long long, scope::device> h(stack);
+        unsigned long long cur = h.load(std::memory_order_acquire);
+        for (;;) {
+            const unsigned idx = static_cast<unsigned>(cur);
+            if (idx == join_root) {
+                return join_root;
+            }
+            const unsigned nx =
+                atomic_ref<unsigned, scope::device>(next[idx]).load(std::memory_order_relaxed);
+            const unsigned long long want = ((cur >> 32) + 1) << 32 | nx;
+            // Acquire: the previous owner's reads of this record happen-before our writes to it.
+            if (h.compare_exchange_strong(cur, want, std::memory_order_acquire, std::memory_order_acquire)) {
+                return idx;
+            }
+        }
+    }
+
+    CANOPY_DEVICE void push(unsigned long long& stack, unsigned idx) const {
+        atomic_ref<unsigned long long, scope::device> h(stack);
+        unsigned long long cur = h.load(std::memory_order_relaxed);
+        for (;;) {
+            atomic_ref<unsigned, scope::device>(next[idx]).store(static_cast<unsigned>(cur),
+                                                                 std::memory_order_relaxed);
+            const unsigned long long want = ((cur >> 32) + 1) << 32 | idx;
+            // Release: our reads of the record (take) happen-before the next owner's writes; and the
+            // `next` store before it is what a pop that sees this head reads.
+            if (h.compare_exchange_strong(cur, want, std::memory_order_release, std::memory_order_relaxed)) {
+                return;
+            }
+        }
+    }
+};
+
+/// The host side: device memory for `capacity` join records of K slots of R. At most `capacity`
+/// joins may be open at once (forked and their continuation not yet run). After a run, result()
+/// returns the root's result, or throws canopy::error naming what went wrong and the fix.
+template <class R, unsigned K = 8> class join_pool {
+  public:
+    explicit join_pool(unsigned capacity)
+        : capacity_(capacity), head_(join_stripes), next_(capacity), pending_(capacity),
+          meta_(3 * std::size_t{capacity}), slots_(std::size_t{capacity} * K), root_value_(1), words_(2) {
+        if (capacity == 0 || capacity >= join_root) {
+            throw error("canopy::runtime: a join pool holds 1 to 2^32 - 2 records (asked for " +
+                        std::to_string(capacity) + ")");
+        }
+        reset();
+    }
+
+    /// The device handle task functors hold.
+    join_view<R, K> view() const {
+        return {head_.data(),  next_.data(),       pending_.data(), meta_.data(),
+                slots_.data(), root_value_.data(), words_.data(),   words_.data() + 1};
+    }
+
+    /// Every record free, no result, no failure: before a run (the constructor does it once).
+    void reset() {
+        // Stack s holds s, s + stripes, s + 2 stripes, ... (version 0).
+        std::vector<unsigned> nx(capacity_);
+        for (unsigned i = 0; i < capacity_; ++i) {
+            nx[i] = i + join_stripes < capacity_ ? i + join_stripes : join_root;
+        }
+        next_.upload(nx);
+        std::vector<unsigned long long> h(join_stripes);
+        for (unsigned s = 0; s < join_stripes; ++s) {
+            h[s] = s < capacity_ ? s : join_root;
+        }
+        head_.upload(h);
+        pending_.fill_zero();
+        words_.fill_zero();
+        root_value_.fill_zero();
+    }
+
+    /// The root's result after a run; throws canopy::error when the pool ran out, a fork was wider
+    /// than K, or the root never (or more than once) completed.
+    R result() const {
+        unsigned w[2] = {};
+        words_.download(w, 2);
+        if ((w[1] & detail::join_exhausted) != 0) {
+            throw error("canopy::runtime: the join pool's " + std::to_string(capacity_) +
+                        " records ran out (that many joins were open at once); construct join_pool with a "
+                        "larger capacity, or fork fewer joins (a cut-off that runs small subproblems "
+                        "sequentially in one task)");
+        }
+        if ((w[1] & detail::join_too_wide) != 0) {
+            throw error("canopy::runtime: a task forked 0 or more than " + std::to_string(K) +
+                        " children on one join record; raise join_pool's K or fork a tree of joins");
+        }
+        if (w[0] != 1) {
+            throw error("canopy::runtime: the root's join completed " + std::to_string(w[0]) +
+                        " times (expected once): a task completed a slot twice or never (seed the root "
+                        "with join_root_slot and complete every slot exactly once)");
+        }
+        R v;
+        root_value_.download(&v, 1);
+        return v;
+    }
+
+    /// Records on the free list (walked on the host after a run): capacity() when every join's
+    /// continuation ran and freed its record.
+    unsigned free_records() const {
+        std::vector<unsigned> nx(capacity_);
+        next_.download(nx.data(), capacity_);
+        std::vector<unsigned long long> h(join_stripes);
+        head_.download(h.data(), join_stripes);
+        unsigned n = 0;
+        for (unsigned s = 0; s < join_stripes; ++s) {
+            for (unsigned i = static_cast<unsigned>(h[s]); i != join_root && n <= capacity_; i = nx[i]) {
+                ++n;
+            }
+        }
+        return n;
+    }
+
+    unsigned capacity() const { return capacity_; }
+
+  private:
+    unsigned capacity_;
+    device_buffer<unsigned long long> head_;
+    device_buffer<unsigned> next_, pending_, meta_;
+    device_buffer<R> slots_, root_value_;
+    device_buffer<unsigned> words_; // [root_done, failed]
+};
+
+} // namespace canopy::runtime

@@ -1,0 +1,59 @@
+// canopy/workloads/fib_join_tasks.hpp — fib(n) by joins (runtime/join.hpp): the smallest workload whose
+// tasks wait for their children. A task for n >= 2 forks a record of two slots and spawns fib(n - 1)
+// and fib(n - 2) into them; fib_join_sum, the continuation, adds the two results and completes its own
+// parent's slot. The join tests (tests/runtime/test_join.cpp) and canopy_bench_join share it;
+// examples/fib-join is the same program written as a user would, against the installed package.
+#pragma once
+
+#include "canopy/platform/platform.hpp"
+#include "canopy/runtime/runtime.hpp"
+
+namespace canopy::workloads::checked {
+
+using fib_join_view = runtime::join_view<unsigned long long, 2>;
+
+struct fib_join_args {
+    unsigned n;
+    runtime::join_slot to; // where this task's result goes
+};
+
+struct fib_join_sum;
+
+struct fib_join_task {
+    using payload = fib_join_args;
+    fib_join_view j;
+    template <class Ctx> CANOPY_DEVICE void operator()(const fib_join_args& p, Ctx& ctx) const {
+        if (p.n < 2) {
+            j.complete<fib_join_sum>(ctx, p.to, static_cast<unsigned long long>(p.n));
+            return;
+        }
+        const runtime::join_record rec = j.fork(2, p.to);
+        if (!rec.valid()) {
+            return; // the pool ran out: join_pool::result() reports it after the run
+        }
+        spawn<fib_join_task>(ctx, {p.n - 1, rec.slot(0)});
+        spawn<fib_join_task>(ctx, {p.n - 2, rec.slot(1)});
+    }
+};
+
+struct fib_join_sum {
+    using payload = runtime::join_payload;
+    fib_join_view j;
+    template <class Ctx> CANOPY_DEVICE void operator()(const runtime::join_payload& p, Ctx& ctx) const {
+        const auto r = j.take(p);
+        j.complete<fib_join_sum>(ctx, r.to, r.value[0] + r.value[1]);
+    }
+};
+
+/// fib(n) (fib(0) = 0, fib(1) = 1), the sequential oracle.
+inline unsigned long long fib_value(unsigned n) {
+    unsigned long long a = 0, b = 1;
+    for (unsigned i = 0; i < n; ++i) {
+        const unsigned long long c = a + b;
+        a = b;
+        b = c;
+    }
+    return a;
+}
+
+} // namespace canopy::workloads::checked
