@@ -7,13 +7,21 @@
 //     launch's makespan), and device-scope atomics per task.
 // Both results are checked (fib(n) against the loop; the leaf count against the closed form); a
 // mismatch exits 1. A join run executes fib's 2 F(n+1) - 1 tasks plus one continuation per inner node
-// (F(n+1) - 1), so "tasks" below counts both, and the ratio per fib node is printed too.
-//   canopy_bench_join [--n N] [--n-timed N] [--repeat R] [--quick]
+// (F(n+1) - 1), so "tasks" below counts both, and the ratio per fib node is printed too. Summing joins
+// (join_sum.hpp: one word per record, no slots) are a third column.
+// Then mergesort of --keys random keys by joins (mergesort_join_tasks.hpp) against std::sort of the same
+// keys in the same run: host seconds, an emulator ratio (the emulator runs the device's loads and stores
+// one by one), stated as such; the result must equal std::sort's.
+//   canopy_bench_join [--n N] [--n-timed N] [--repeat R] [--keys K] [--quick]
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <random>
 #include <string>
+#include <vector>
 
 #include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/options.hpp"
@@ -21,6 +29,7 @@
 #include "canopy/runtime/runtime.hpp"
 #include "canopy/workloads/fib_join_tasks.hpp"
 #include "canopy/workloads/fib_tasks.hpp"
+#include "canopy/workloads/mergesort_join_tasks.hpp"
 
 #ifndef CANOPY_BENCH_BUILD_TYPE
 #    define CANOPY_BENCH_BUILD_TYPE "unknown"
@@ -59,6 +68,15 @@ bool by_joins(rt::policy p, unsigned n, rt::stats& s) {
     return pool.result() == ck::fib_value(n) && pool.free_records() == pool.capacity();
 }
 
+bool by_sums(rt::policy p, unsigned n, rt::stats& s) {
+    rt::join_sum_pool pool(1u << 18);
+    rt::task_set<ck::fib_sum_task, ck::fib_sum_pass> ts{ck::fib_sum_task{pool.view()},
+                                                        ck::fib_sum_pass{pool.view()}};
+    ts.seed<ck::fib_sum_task>({n, rt::join_root_slot});
+    s = ts.run(config(p));
+    return pool.result() == ck::fib_value(n) && pool.free_records() == pool.capacity();
+}
+
 std::uint64_t device_atomics(const rt::stats& s) {
     std::uint64_t n = 0;
     for (auto v : s.atomics[2]) { // [scope device][order]
@@ -70,40 +88,44 @@ std::uint64_t device_atomics(const rt::stats& s) {
 } // namespace
 
 int main(int argc, char** argv) {
-    unsigned n = 24, n_timed = 16, reps = 3;
+    unsigned n = 24, n_timed = 16, reps = 3, keys = 1000000;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--quick") {
             n = 16;
             n_timed = 10;
             reps = 1;
-        } else if ((a == "--n" || a == "--n-timed" || a == "--repeat") && i + 1 < argc) {
+            keys = 20000;
+        } else if ((a == "--n" || a == "--n-timed" || a == "--repeat" || a == "--keys") && i + 1 < argc) {
             const unsigned v = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
-            (a == "--n" ? n : a == "--n-timed" ? n_timed : reps) = v;
+            (a == "--n" ? n : a == "--n-timed" ? n_timed : a == "--keys" ? keys : reps) = v;
         } else {
             std::fprintf(
-                stderr,
-                "usage: canopy_bench_join [--n N (24)] [--n-timed N (16)] [--repeat R (3)] [--quick]\n");
+                stderr, "usage: canopy_bench_join [--n N (24)] [--n-timed N (16)] [--repeat R (3)] [--keys K "
+                        "(1000000)] [--quick]\n");
             return 2;
         }
     }
-    if (n < 2 || n > 32 || n_timed < 2 || n_timed > 24 || reps == 0) {
-        std::fprintf(stderr, "canopy_bench_join: --n in 2..32, --n-timed in 2..24, --repeat >= 1\n");
+    if (n < 2 || n > 32 || n_timed < 2 || n_timed > 24 || reps == 0 || keys == 0 || keys > (1u << 26)) {
+        std::fprintf(
+            stderr,
+            "canopy_bench_join: --n in 2..32, --n-timed in 2..24, --repeat >= 1, --keys in 1..2^26\n");
         return 2;
     }
     int rc = 0;
     std::printf("canopy_bench_join (%s build): fib(%u) by joins against spawn-only with an atomic counter\n",
                 CANOPY_BENCH_BUILD_TYPE, n);
     std::printf("\nemulator throughput (parallel scheduler, 2 threads, coherent memory, hrf8; an emulator "
-                "ratio, not a GPU's)\n%-15s %14s %14s %12s %16s\n",
-                "policy", "spawn tasks/s", "join tasks/s", "join/spawn", "fib nodes: j/s");
+                "ratio, not a GPU's)\n%-15s %14s %14s %12s %16s %14s %12s\n",
+                "policy", "spawn tasks/s", "join tasks/s", "join/spawn", "fib nodes: j/s", "sum tasks/s",
+                "sum/spawn");
     for (rt::policy p : rt::all_policies) {
         canopy::emu::options o;
         o.device = canopy::emu::preset("hrf8");
         o.scheduler = canopy::emu::scheduler_kind::parallel;
         o.threads = 2;
         canopy::emu::scoped_options so(o);
-        double best_s = 0, best_j = 0, nodes_j = 0; // spawn-only tasks are fib nodes: best_s is its nodes/s
+        double best_s = 0, best_j = 0, nodes_j = 0, best_u = 0; // spawn-only tasks are fib nodes
         rt::stats s;
         (void)spawn_only(p, n, s); // warm-up: fiber stacks and first-touch memory
         for (unsigned r = 0; r < reps; ++r) {
@@ -122,36 +144,85 @@ int main(int argc, char** argv) {
                 best_j = tj;
                 nodes_j = static_cast<double>(2 * ck::fib_leaves(n) - 1) / s.seconds; // fib nodes only
             }
+            if (!by_sums(p, n, s)) {
+                std::printf("FAIL: %s fib(%u) by summing joins\n", rt::to_string(p), n);
+                rc = 1;
+            }
+            const double tu = static_cast<double>(s.total_tasks()) / s.seconds;
+            best_u = tu > best_u ? tu : best_u;
         }
-        std::printf("%-15s %14.0f %14.0f %12.2f %16.2f\n", rt::to_string(p), best_s, best_j, best_j / best_s,
-                    nodes_j / best_s);
+        std::printf("%-15s %14.0f %14.0f %12.2f %16.2f %14.0f %12.2f\n", rt::to_string(p), best_s, best_j,
+                    best_j / best_s, nodes_j / best_s, best_u, best_u / best_s);
     }
 
     std::printf(
         "\ntimed scoped-cache model, hrf8, fib(%u): cycles are the launch's makespan\n%-15s %12s %12s "
-        "%10s %12s %12s %10s %10s\n",
+        "%10s %12s %12s %10s %10s %12s %10s\n",
         n_timed, "policy", "spawn cyc", "join cyc", "j/s", "spawn c/task", "join c/task", "dev.at/t s",
-        "dev.at/t j");
+        "dev.at/t j", "sum cyc", "dev.at/t u");
     for (rt::policy p : rt::all_policies) {
         canopy::emu::options o;
         o.device = canopy::emu::preset("hrf8");
         o.memory_model = canopy::emu::memory_model_kind::scoped;
         o.timed = true;
         canopy::emu::scoped_options so(o);
-        rt::stats ss, sj;
-        if (!spawn_only(p, n_timed, ss) || !by_joins(p, n_timed, sj)) {
+        rt::stats ss, sj, su;
+        if (!spawn_only(p, n_timed, ss) || !by_joins(p, n_timed, sj) || !by_sums(p, n_timed, su)) {
             std::printf("FAIL: %s fib(%u) on the timed SCM\n", rt::to_string(p), n_timed);
             rc = 1;
         }
         const auto per = [](std::uint64_t a, std::uint64_t b) {
             return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
         };
-        std::printf("%-15s %12llu %12llu %10.2f %12.1f %12.1f %10.2f %10.2f\n", rt::to_string(p),
-                    static_cast<unsigned long long>(ss.cycles_makespan),
-                    static_cast<unsigned long long>(sj.cycles_makespan),
-                    per(sj.cycles_makespan, ss.cycles_makespan), per(ss.cycles_makespan, ss.total_tasks()),
-                    per(sj.cycles_makespan, sj.total_tasks()), per(device_atomics(ss), ss.total_tasks()),
-                    per(device_atomics(sj), sj.total_tasks()));
+        std::printf(
+            "%-15s %12llu %12llu %10.2f %12.1f %12.1f %10.2f %10.2f %12llu %10.2f\n", rt::to_string(p),
+            static_cast<unsigned long long>(ss.cycles_makespan),
+            static_cast<unsigned long long>(sj.cycles_makespan), per(sj.cycles_makespan, ss.cycles_makespan),
+            per(ss.cycles_makespan, ss.total_tasks()), per(sj.cycles_makespan, sj.total_tasks()),
+            per(device_atomics(ss), ss.total_tasks()), per(device_atomics(sj), sj.total_tasks()),
+            static_cast<unsigned long long>(su.cycles_makespan), per(device_atomics(su), su.total_tasks()));
+    }
+    {
+        std::printf("\nmergesort of %u random keys by joins (leaves of 32, merges above 4096 keys in up to 8 "
+                    "pieces) against std::sort\n(parallel scheduler, 2 threads, coherent memory, hrf8: host "
+                    "seconds, an emulator ratio, not a GPU's)\n%-15s %12s %12s %12s %10s\n",
+                    keys, "policy", "joins s", "std::sort s", "sort/joins", "tasks");
+        std::mt19937 rng(2026);
+        std::vector<unsigned> input(keys);
+        for (auto& k : input) {
+            k = static_cast<unsigned>(rng());
+        }
+        double sort_s = 1e30;
+        std::vector<unsigned> want;
+        for (unsigned r = 0; r < reps; ++r) {
+            want = input;
+            const auto t0 = std::chrono::steady_clock::now();
+            std::sort(want.begin(), want.end());
+            sort_s = std::min(sort_s,
+                              std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+        for (rt::policy p : rt::all_policies) {
+            canopy::emu::options o;
+            o.device = canopy::emu::preset("hrf8");
+            o.scheduler = canopy::emu::scheduler_kind::parallel;
+            o.threads = 2;
+            canopy::emu::scoped_options so(o);
+            double best = 1e30;
+            unsigned long long tasks = 0;
+            for (unsigned r = 0; r < reps; ++r) {
+                const auto t0 = std::chrono::steady_clock::now();
+                const ck::sort_outcome out = ck::mergesort_by_joins(input, config(p), 32, 4096);
+                const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+                best = std::min(best, t);
+                tasks = out.stats.total_tasks();
+                if (out.keys != want || out.free_records != out.capacity) {
+                    std::printf("FAIL: %s mergesort of %u keys\n", rt::to_string(p), keys);
+                    rc = 1;
+                }
+            }
+            std::printf("%-15s %12.3f %12.4f %12.4f %10llu\n", rt::to_string(p), best, sort_s, sort_s / best,
+                        tasks);
+        }
     }
     std::printf("\n%s\n", rc == 0 ? "OK: every result matched its oracle" : "FAILED");
     return rc;

@@ -1,12 +1,15 @@
 // canopy_gpu_tests: the task runtime under every policy and core (fib, checksummed trees) (gpu_cases.hpp says
 // what the binary holds and why).
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
 #include "canopy/runtime/runtime.hpp"
 #include "canopy/workloads/checked_tasks.hpp"
 #include "canopy/workloads/fib_join_tasks.hpp"
+#include "canopy/workloads/mergesort_join_tasks.hpp"
 #include "gpu_cases.hpp"
 
 namespace {
@@ -30,7 +33,8 @@ TEST(GpuRuntime, FibIsExactUnderEveryPolicyAndCore) {
 }
 
 // Joins (runtime/join.hpp): fib by a record per inner node and a continuation that adds, under every
-// policy and core; every record back on the free lists (each continuation ran exactly once).
+// policy and core, then by summing joins; every record back on the free lists (each continuation ran
+// exactly once).
 TEST(GpuRuntime, FibByJoinsIsExactUnderEveryPolicyAndCore) {
     const unsigned n = emulated ? 11 : 24;
     for (const core_case& k : cores()) {
@@ -42,6 +46,35 @@ TEST(GpuRuntime, FibByJoinsIsExactUnderEveryPolicyAndCore) {
         (void)ts.run(config_of(k));
         EXPECT_EQ(pool.result(), checked::fib_value(n));
         EXPECT_EQ(pool.free_records(), pool.capacity());
+        // The same by summing joins (join_sum.hpp: one 64-bit word per record, one RMW per child).
+        rt::join_sum_pool sums(1u << 16);
+        rt::task_set<checked::fib_sum_task, checked::fib_sum_pass> us{checked::fib_sum_task{sums.view()},
+                                                                      checked::fib_sum_pass{sums.view()}};
+        us.seed<checked::fib_sum_task>({n, rt::join_root_slot});
+        (void)us.run(config_of(k));
+        EXPECT_EQ(sums.result(), checked::fib_value(n));
+        EXPECT_EQ(sums.free_records(), sums.capacity());
+    }
+}
+
+// Mergesort by joins (two kinds of record: a sort's halves, a merge's pieces; keys passed by reference)
+// against std::sort, under every policy and core.
+TEST(GpuRuntime, MergesortByJoinsEqualsStdSortUnderEveryPolicyAndCore) {
+    const unsigned n = emulated ? 700 : 1000000;
+    std::vector<unsigned> keys(n);
+    unsigned x = 12345;
+    for (auto& k : keys) {
+        x = x * 1103515245u + 12345u;
+        k = (x >> 8) % (n / 2 + 1);
+    }
+    std::vector<unsigned> want = keys;
+    std::sort(want.begin(), want.end());
+    for (const core_case& k : cores()) {
+        SCOPED_TRACE(name(k));
+        const checked::sort_outcome o =
+            checked::mergesort_by_joins(keys, config_of(k), 16, emulated ? 64 : 4096);
+        EXPECT_TRUE(o.keys == want);
+        EXPECT_EQ(o.free_records, o.capacity);
     }
 }
 

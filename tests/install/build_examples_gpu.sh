@@ -21,7 +21,7 @@ leaks=$(grep -rlF -e "$src" -e "$build" "$work/prefix/include" "$work/prefix/lib
 # One CMake project holding the portable examples, each unchanged in its own directory (a project() in
 # a subdirectory is allowed, and find_package there is scoped to it): the backend's compiler is
 # detected once, and the sources compile side by side.
-examples=(quickstart two-task-types persistent-barrier fib-join)
+examples=(quickstart two-task-types persistent-barrier fib-join mergesort nqueens)
 {
   echo "cmake_minimum_required(VERSION 3.25)"
   echo "project(canopy_gpu_examples LANGUAGES CXX)"

@@ -2,9 +2,12 @@
 // on both cores, on the coherent and the scoped-cache model, several seeds; every record back on the
 // free list after the run (each continuation ran exactly once and freed its record); race-free under
 // each policy's own model; a pool too small or a fork too wide reported, never a hang.
+#include <algorithm>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <tuple>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -12,6 +15,7 @@
 #include "canopy/runtime/join.hpp"
 #include "canopy/runtime/runtime.hpp"
 #include "canopy/workloads/fib_join_tasks.hpp"
+#include "canopy/workloads/mergesort_join_tasks.hpp"
 
 namespace {
 
@@ -22,6 +26,9 @@ using canopy::workloads::checked::fib_join_args;
 using canopy::workloads::checked::fib_join_sum;
 using canopy::workloads::checked::fib_join_task;
 using canopy::workloads::checked::fib_join_view;
+using canopy::workloads::checked::fib_sum_args;
+using canopy::workloads::checked::fib_sum_pass;
+using canopy::workloads::checked::fib_sum_task;
 using view_t = fib_join_view;
 
 /// A three-way fork nested under two-way ones: trib(n) = trib(n-1) + trib(n-2) + trib(n-3), whose
@@ -117,6 +124,39 @@ result_t run_fib_join(const rt::config& c, unsigned n, unsigned capacity, unsign
     return pool.result();
 }
 
+/// fib(n) by summing joins with a pool of `capacity`; the free records after the run in *free_after.
+result_t run_sum_fib(const rt::config& c, unsigned n, unsigned capacity, unsigned* free_after = nullptr) {
+    rt::join_sum_pool pool(capacity);
+    rt::task_set<fib_sum_task, fib_sum_pass> ts{fib_sum_task{pool.view()}, fib_sum_pass{pool.view()}};
+    ts.seed<fib_sum_task>(fib_sum_args{n, rt::join_root_slot});
+    ts.run(c);
+    if (free_after != nullptr) {
+        *free_after = pool.free_records();
+    }
+    return pool.result();
+}
+
+/// n random keys with duplicates (seeded), and std::sort's order of them: the oracle.
+std::vector<unsigned> random_keys(unsigned n, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::vector<unsigned> k(n);
+    for (auto& x : k) {
+        x = static_cast<unsigned>(rng() % (n / 3 + 1));
+    }
+    return k;
+}
+
+/// Mergesort by joins (leaves of 16 keys, merges above 128 keys cut into pieces: nested joins) against
+/// std::sort, every record freed.
+void expect_sorted_by_joins(const rt::config& c, unsigned n, unsigned seed) {
+    namespace ck = canopy::workloads::checked;
+    std::vector<unsigned> keys = random_keys(n, seed);
+    const ck::sort_outcome o = ck::mergesort_by_joins(keys, c, 16, 128);
+    std::sort(keys.begin(), keys.end());
+    EXPECT_TRUE(o.keys == keys) << "mergesort by joins differs from std::sort (" << n << " keys)";
+    EXPECT_EQ(o.free_records, o.capacity) << "a continuation did not run exactly once";
+}
+
 class JoinPolicy : public ::testing::TestWithParam<std::tuple<rt::policy, rt::queue_design>> {};
 
 TEST_P(JoinPolicy, FibByJoinsIsExactAndFreesEveryRecord) {
@@ -156,6 +196,40 @@ TEST_P(JoinPolicy, FibByJoinsIsRaceFreeUnderThePolicysModel) {
         EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u)
             << "joins race under " << canopy::emu::to_string(model);
     }
+}
+
+// Summing joins (join_sum.hpp) and mergesort (two kinds of record: a sort's two halves, a merge's
+// pieces) on the scoped-cache model, the model whose stale lines a missing release or acquire exposes.
+TEST_P(JoinPolicy, SummingJoinsAndMergesortAreExactOnTheScopedCacheModel) {
+    const rt::policy p = std::get<0>(GetParam());
+    const rt::queue_design core = std::get<1>(GetParam());
+    auto o = canopy::test::emu_options("tiny");
+    o.memory_model = canopy::emu::memory_model_kind::scoped;
+    canopy::test::for_seeds(o, 2, [&] {
+        unsigned free_after = 0;
+        EXPECT_EQ(run_sum_fib(cfg(p, core), 15, 2048, &free_after), fib(15));
+        EXPECT_EQ(free_after, 2048u) << "a summing continuation did not run exactly once";
+        expect_sorted_by_joins(cfg(p, core), 1500, 7);
+    });
+}
+
+TEST_P(JoinPolicy, SummingJoinsAndMergesortAreRaceFreeUnderThePolicysModel) {
+    const rt::policy p = std::get<0>(GetParam());
+    const rt::queue_design core = std::get<1>(GetParam());
+    using K = canopy::emu::race_check_kind;
+    const K model = p == rt::policy::steal_rsp    ? K::rsp
+                    : p == rt::policy::hrf_direct ? K::hrf_direct
+                                                  : K::hrf_indirect;
+    auto o = canopy::test::emu_options("tiny");
+    o.memory_model = canopy::emu::memory_model_kind::scoped;
+    o.race_check = model;
+    o.seed = 3;
+    canopy::emu::scoped_options so(o);
+    SCOPED_TRACE(::testing::Message() << "emulator seed " << o.seed);
+    EXPECT_EQ(run_sum_fib(cfg(p, core), 10, 512), fib(10));
+    EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u) << "summing joins race";
+    expect_sorted_by_joins(cfg(p, core), 400, 11);
+    EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u) << "mergesort by joins races";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -229,6 +303,67 @@ TEST(Join, TooWideAForkIsReported) {
     }
 }
 
-TEST(Join, BadCapacityIsAUsageError) { EXPECT_THROW((rt::join_pool<result_t, 2>(0)), canopy::error); }
+TEST(Join, BadCapacityIsAUsageError) {
+    EXPECT_THROW((rt::join_pool<result_t, 2>(0)), canopy::error);
+    EXPECT_THROW(rt::join_sum_pool(0), canopy::error);
+}
+
+// fib(20) by summing joins: 6,764 records forked and freed (examples/nqueens runs summing joins in
+// the install tests; canopy_bench_join fib(24)).
+TEST(Join, SummingFib20IsExact) {
+    canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
+    unsigned free_after = 0;
+    EXPECT_EQ(run_sum_fib(cfg(rt::policy::hrf_indirect, rt::queue_design::ring), 20, 1u << 14, &free_after),
+              fib(20));
+    EXPECT_EQ(free_after, 1u << 14);
+}
+
+TEST(Join, SummingPoolExhaustionIsReported) {
+    canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
+    try {
+        (void)run_sum_fib(cfg(rt::policy::hrf_indirect, rt::queue_design::ring), 16, 4);
+        ADD_FAILURE() << "fib(16) with 4 summing records succeeded";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find("ran out"), std::string::npos) << e.what();
+    }
+}
+
+// A record's sum must stay below 2^32 (join_sum.hpp): two children of 2^31 carry into the count, the
+// continuation never runs, and the root is reported as never completed, naming 64-bit joins.
+struct big_child {
+    using payload = fib_sum_args;
+    rt::join_sum_view j;
+    template <class Ctx> CANOPY_DEVICE void operator()(const fib_sum_args& p, Ctx& ctx) const {
+        if (p.n == 0) {
+            j.complete<fib_sum_pass>(ctx, p.to, 1u << 31);
+            return;
+        }
+        const rt::join_record rec = j.fork(2, p.to);
+        if (rec.valid()) {
+            spawn<big_child>(ctx, {0u, rec.slot(0)});
+            spawn<big_child>(ctx, {0u, rec.slot(1)});
+        }
+    }
+};
+
+TEST(Join, SummingOverflowIsReportedNotWrapped) {
+    canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
+    rt::join_sum_pool pool(8);
+    rt::task_set<big_child, fib_sum_pass> ts{big_child{pool.view()}, fib_sum_pass{pool.view()}};
+    ts.seed<big_child>(fib_sum_args{1, rt::join_root_slot});
+    ts.run(cfg(rt::policy::hrf_indirect, rt::queue_design::ring));
+    try {
+        (void)pool.result();
+        ADD_FAILURE() << "a record summing 2^32 completed";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find("2^32"), std::string::npos) << e.what();
+    }
+}
+
+// A larger sort on the coherent model: 20,000 keys, merges of up to 10,000 keys in 8 pieces.
+TEST(Join, MergesortOf20000KeysEqualsStdSort) {
+    canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
+    expect_sorted_by_joins(cfg(rt::policy::steal_emulated, rt::queue_design::ring), 20000, 5);
+}
 
 } // namespace

@@ -99,6 +99,90 @@ template <class R, unsigned K> struct join_results {
 namespace detail {
 /// join_pool's failure flags (bits of one word).
 inline constexpr unsigned join_exhausted = 1u, join_too_wide = 2u;
+
+/// The pool's free records: join_stripes versioned Treiber stacks of record indices (the header says
+/// why striped, why versioned, and each memory order). join_view and join_sum_view share it.
+struct join_free_list {
+    unsigned long long* head; // join_stripes free lists: version << 32 | index (join_root: empty)
+    unsigned* next;           // per record: the next free record
+
+    /// A free record, from the caller's stripe first (join_root: every stripe was empty).
+    CANOPY_DEVICE unsigned take() const {
+        const unsigned home = global_id() % join_stripes;
+        unsigned idx = join_root;
+        for (unsigned k = 0; k < join_stripes && idx == join_root; ++k) {
+            idx = pop(head[(home + k) % join_stripes]);
+        }
+        return idx;
+    }
+
+    /// Returns a record to the caller's stripe.
+    CANOPY_DEVICE void give(unsigned idx) const { push(head[global_id() % join_stripes], idx); }
+
+    CANOPY_DEVICE unsigned pop(unsigned long long& stack) const {
+        atomic_ref<unsigned long long, scope::device> h(stack);
+        unsigned long long cur = h.load(std::memory_order_acquire);
+        for (;;) {
+            const unsigned idx = static_cast<unsigned>(cur);
+            if (idx == join_root) {
+                return join_root;
+            }
+            const unsigned nx =
+                atomic_ref<unsigned, scope::device>(next[idx]).load(std::memory_order_relaxed);
+            const unsigned long long want = ((cur >> 32) + 1) << 32 | nx;
+            // Acquire: the previous owner's reads of this record happen-before our writes to it.
+            if (h.compare_exchange_strong(cur, want, std::memory_order_acquire, std::memory_order_acquire)) {
+                return idx;
+            }
+        }
+    }
+
+    CANOPY_DEVICE void push(unsigned long long& stack, unsigned idx) const {
+        atomic_ref<unsigned long long, scope::device> h(stack);
+        unsigned long long cur = h.load(std::memory_order_relaxed);
+        for (;;) {
+            atomic_ref<unsigned, scope::device>(next[idx]).store(static_cast<unsigned>(cur),
+                                                                 std::memory_order_relaxed);
+            const unsigned long long want = ((cur >> 32) + 1) << 32 | idx;
+            // Release: our reads of the record (take) happen-before the next owner's writes; and the
+            // `next` store before it is what a pop that sees this head reads.
+            if (h.compare_exchange_strong(cur, want, std::memory_order_release, std::memory_order_relaxed)) {
+                return;
+            }
+        }
+    }
+};
+
+/// The host side of a free list: every record free (stack s holds s, s + stripes, ...; version 0).
+inline void reset_free_list(device_buffer<unsigned long long>& head, device_buffer<unsigned>& next,
+                            unsigned capacity) {
+    std::vector<unsigned> nx(capacity);
+    for (unsigned i = 0; i < capacity; ++i) {
+        nx[i] = i + join_stripes < capacity ? i + join_stripes : join_root;
+    }
+    next.upload(nx);
+    std::vector<unsigned long long> h(join_stripes);
+    for (unsigned s = 0; s < join_stripes; ++s) {
+        h[s] = s < capacity ? s : join_root;
+    }
+    head.upload(h);
+}
+
+/// Records on a free list, walked on the host after a run.
+inline unsigned count_free(const device_buffer<unsigned long long>& head, const device_buffer<unsigned>& next,
+                           unsigned capacity) {
+    std::vector<unsigned> nx(capacity);
+    next.download(nx.data(), capacity);
+    std::vector<unsigned long long> h(join_stripes);
+    head.download(h.data(), join_stripes);
+    unsigned n = 0;
+    for (unsigned s = 0; s < join_stripes; ++s) {
+        for (unsigned i = static_cast<unsigned>(h[s]); i != join_root && n <= capacity; i = nx[i]) {
+            ++n;
+        }
+    }
+    return n;
+}
 } // namespace detail
 
 /// The device side of a join_pool: a plain struct that task functors hold by value. R is a result
@@ -110,14 +194,13 @@ template <class R, unsigned K = 8> struct join_view {
                   "join results move as 4-byte words: use a type of whole, aligned words (pad a struct)");
     static_assert(K >= 1, "a record joins at least one child");
 
-    unsigned long long* head; // join_stripes free lists: version << 32 | index (join_root: empty)
-    unsigned* next;           // per record: the next free record
-    unsigned* pending;        // per record: children not finished
-    unsigned* meta;           // per record: [to.record, to.slot, n]
-    R* slots;                 // per record: K results
-    R* root_value;            // the run's result
-    unsigned* root_done;      // 1 once the root's slot was completed
-    unsigned* failed;         // detail::join_exhausted | detail::join_too_wide
+    detail::join_free_list free;
+    unsigned* pending;   // per record: children not finished
+    unsigned* meta;      // per record: [to.record, to.slot, n]
+    R* slots;            // per record: K results
+    R* root_value;       // the run's result
+    unsigned* root_done; // 1 once the root's slot was completed
+    unsigned* failed;    // detail::join_exhausted | detail::join_too_wide
 
     /// Takes a record for n children whose joint result goes to `to` (a task's own slot, passed on).
     /// An empty pool or n > K is recorded and returns an invalid record: return without spawning.
@@ -127,11 +210,7 @@ template <class R, unsigned K = 8> struct join_view {
                                                                   std::memory_order_relaxed);
             return {join_root};
         }
-        const unsigned home = global_id() % join_stripes;
-        unsigned idx = join_root;
-        for (unsigned k = 0; k < join_stripes && idx == join_root; ++k) {
-            idx = pop(head[(home + k) % join_stripes]);
-        }
+        const unsigned idx = free.take();
         if (idx == join_root) {
             atomic_ref<unsigned, scope::device>(*failed).fetch_or(detail::join_exhausted,
                                                                   std::memory_order_relaxed);
@@ -176,7 +255,7 @@ template <class R, unsigned K = 8> struct join_view {
         for (unsigned i = 0; i < K; ++i) {
             r.value[i] = i < r.n ? ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]) : R{};
         }
-        push(head[global_id() % join_stripes], p.record);
+        free.give(p.record);
         return r;
     }
 
@@ -202,39 +281,6 @@ template <class R, unsigned K = 8> struct join_view {
         __builtin_memcpy(&v, w, sizeof(R));
         return v;
     }
-
-    CANOPY_DEVICE unsigned pop(unsigned long long& stack) const {
-        atomic_ref<unsigned long long, scope::device> h(stack);
-        unsigned long long cur = h.load(std::memory_order_acquire);
-        for (;;) {
-            const unsigned idx = static_cast<unsigned>(cur);
-            if (idx == join_root) {
-                return join_root;
-            }
-            const unsigned nx =
-                atomic_ref<unsigned, scope::device>(next[idx]).load(std::memory_order_relaxed);
-            const unsigned long long want = ((cur >> 32) + 1) << 32 | nx;
-            // Acquire: the previous owner's reads of this record happen-before our writes to it.
-            if (h.compare_exchange_strong(cur, want, std::memory_order_acquire, std::memory_order_acquire)) {
-                return idx;
-            }
-        }
-    }
-
-    CANOPY_DEVICE void push(unsigned long long& stack, unsigned idx) const {
-        atomic_ref<unsigned long long, scope::device> h(stack);
-        unsigned long long cur = h.load(std::memory_order_relaxed);
-        for (;;) {
-            atomic_ref<unsigned, scope::device>(next[idx]).store(static_cast<unsigned>(cur),
-                                                                 std::memory_order_relaxed);
-            const unsigned long long want = ((cur >> 32) + 1) << 32 | idx;
-            // Release: our reads of the record (take) happen-before the next owner's writes; and the
-            // `next` store before it is what a pop that sees this head reads.
-            if (h.compare_exchange_strong(cur, want, std::memory_order_release, std::memory_order_relaxed)) {
-                return;
-            }
-        }
-    }
 };
 
 /// The host side: device memory for `capacity` join records of K slots of R. At most `capacity`
@@ -254,23 +300,13 @@ template <class R, unsigned K = 8> class join_pool {
 
     /// The device handle task functors hold.
     join_view<R, K> view() const {
-        return {head_.data(),  next_.data(),       pending_.data(), meta_.data(),
-                slots_.data(), root_value_.data(), words_.data(),   words_.data() + 1};
+        return {{head_.data(), next_.data()}, pending_.data(), meta_.data(),     slots_.data(),
+                root_value_.data(),           words_.data(),   words_.data() + 1};
     }
 
     /// Every record free, no result, no failure: before a run (the constructor does it once).
     void reset() {
-        // Stack s holds s, s + stripes, s + 2 stripes, ... (version 0).
-        std::vector<unsigned> nx(capacity_);
-        for (unsigned i = 0; i < capacity_; ++i) {
-            nx[i] = i + join_stripes < capacity_ ? i + join_stripes : join_root;
-        }
-        next_.upload(nx);
-        std::vector<unsigned long long> h(join_stripes);
-        for (unsigned s = 0; s < join_stripes; ++s) {
-            h[s] = s < capacity_ ? s : join_root;
-        }
-        head_.upload(h);
+        detail::reset_free_list(head_, next_, capacity_);
         pending_.fill_zero();
         words_.fill_zero();
         root_value_.fill_zero();
@@ -303,19 +339,7 @@ template <class R, unsigned K = 8> class join_pool {
 
     /// Records on the free list (walked on the host after a run): capacity() when every join's
     /// continuation ran and freed its record.
-    unsigned free_records() const {
-        std::vector<unsigned> nx(capacity_);
-        next_.download(nx.data(), capacity_);
-        std::vector<unsigned long long> h(join_stripes);
-        head_.download(h.data(), join_stripes);
-        unsigned n = 0;
-        for (unsigned s = 0; s < join_stripes; ++s) {
-            for (unsigned i = static_cast<unsigned>(h[s]); i != join_root && n <= capacity_; i = nx[i]) {
-                ++n;
-            }
-        }
-        return n;
-    }
+    unsigned free_records() const { return detail::count_free(head_, next_, capacity_); }
 
     unsigned capacity() const { return capacity_; }
 

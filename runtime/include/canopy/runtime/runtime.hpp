@@ -3,6 +3,7 @@
 
 #include "canopy/runtime/config.hpp"
 #include "canopy/runtime/join.hpp"
+#include "canopy/runtime/join_sum.hpp"
 #include "canopy/runtime/policy.hpp"
 #include "canopy/runtime/run.hpp"
 #include "canopy/runtime/stats.hpp"

@@ -1,8 +1,9 @@
 // canopy/workloads/fib_join_tasks.hpp — fib(n) by joins (runtime/join.hpp): the smallest workload whose
 // tasks wait for their children. A task for n >= 2 forks a record of two slots and spawns fib(n - 1)
 // and fib(n - 2) into them; fib_join_sum, the continuation, adds the two results and completes its own
-// parent's slot. The join tests (tests/runtime/test_join.cpp) and canopy_bench_join share it;
-// examples/fib-join is the same program written as a user would, against the installed package.
+// parent's slot. fib_sum_task is the same by summing joins (one word per record, no slots). The join tests
+// (tests/runtime/test_join.cpp) and canopy_bench_join share it; examples/fib-join is the same program written
+// as a user would, against the installed package.
 #pragma once
 
 #include "canopy/platform/platform.hpp"
@@ -42,6 +43,41 @@ struct fib_join_sum {
     template <class Ctx> CANOPY_DEVICE void operator()(const runtime::join_payload& p, Ctx& ctx) const {
         const auto r = j.take(p);
         j.complete<fib_join_sum>(ctx, r.to, r.value[0] + r.value[1]);
+    }
+};
+
+/// fib(n) by summing joins (runtime/join_sum.hpp): a record is one word, the children's sum; the
+/// continuation passes the sum on. fib(47) is the largest that fits a record's 32-bit sum.
+struct fib_sum_args {
+    unsigned n;
+    runtime::join_slot to;
+};
+
+struct fib_sum_pass;
+
+struct fib_sum_task {
+    using payload = fib_sum_args;
+    runtime::join_sum_view j;
+    template <class Ctx> CANOPY_DEVICE void operator()(const fib_sum_args& p, Ctx& ctx) const {
+        if (p.n < 2) {
+            j.complete<fib_sum_pass>(ctx, p.to, p.n);
+            return;
+        }
+        const runtime::join_record rec = j.fork(2, p.to);
+        if (!rec.valid()) {
+            return; // the pool ran out: join_sum_pool::result() reports it after the run
+        }
+        spawn<fib_sum_task>(ctx, {p.n - 1, rec.slot(0)});
+        spawn<fib_sum_task>(ctx, {p.n - 2, rec.slot(1)});
+    }
+};
+
+struct fib_sum_pass {
+    using payload = runtime::join_payload;
+    runtime::join_sum_view j;
+    template <class Ctx> CANOPY_DEVICE void operator()(const runtime::join_payload& p, Ctx& ctx) const {
+        const runtime::join_sum_result r = j.take(p);
+        j.complete<fib_sum_pass>(ctx, r.to, r.sum);
     }
 };
 

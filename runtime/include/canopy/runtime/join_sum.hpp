@@ -1,0 +1,167 @@
+// canopy/runtime/join_sum.hpp — joins that reduce: a record whose children's results are summed into
+// one word as they arrive, with no slot per child (notes/fork-join-on-gpus.md §6, option B's reduce
+// mode). For counts (N-queens' solutions, a subtree's size) a record then costs 20 bytes at any fan-out,
+// and a child delivers with exactly one device RMW, the same one that counts it down.
+//
+// The word: pending << 32 | sum. fork(n, to) writes n << 32; a child adds v - 2^32 (mod 2^64), which in
+// one RMW adds v to the sum and takes one from the count. The child whose RMW returns a count of 1 is
+// the last: it spawns the continuation, which reads the sum (the word's low half: the count is 0).
+// The sum of one record's children must stay below 2^32 — a carry would count a child down — so
+// complete() takes 32-bit values and a record's total is the user's bound to keep (the header's
+// promise is checked: a carry leaves the count at a value no child brings to 0 exactly, so a record
+// that overflowed never runs its continuation and the root is reported as never completed). For sums
+// that may exceed 2^32, use join_view (runtime/join.hpp) with 64-bit slots.
+//
+// Memory orders and scopes are join.hpp's: the record's `to` is written plain and the word stored
+// relaxed before any child exists (R1; the runtime's hand-off of the children carries them); each
+// child's RMW is a release at device scope (it publishes whatever the child wrote before it: a sum
+// needs nothing, but a child that also wrote results elsewhere, e.g. a board or a buffer, is covered),
+// and take() acquire-loads the word, which the RMWs' release sequence makes synchronize with every
+// child. The free list is join.hpp's (striped versioned Treiber stacks).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "canopy/platform/atomic.hpp"
+#include "canopy/platform/config.hpp"
+#include "canopy/platform/error.hpp"
+#include "canopy/platform/memory.hpp"
+#include "canopy/platform/plain_access.hpp"
+#include "canopy/runtime/join.hpp"
+
+namespace canopy::runtime {
+
+/// What a summing continuation takes from its record: the children's sum and where it goes.
+struct join_sum_result {
+    unsigned sum;
+    join_slot to;
+};
+
+/// The device side of a join_sum_pool: a plain struct that task functors hold by value.
+struct join_sum_view {
+    detail::join_free_list free;
+    unsigned long long* word;       // per record: pending << 32 | sum
+    unsigned* meta;                 // per record: [to.record, to.slot]
+    unsigned long long* root_value; // the run's result
+    unsigned* root_done;            // 1 once the root's slot was completed
+    unsigned* failed;               // detail::join_exhausted | detail::join_too_wide
+
+    /// Takes a record for n >= 1 children whose summed result goes to `to`. An empty pool (or n == 0)
+    /// is recorded and returns an invalid record: return without spawning.
+    CANOPY_DEVICE join_record fork(unsigned n, join_slot to) const {
+        if (n == 0) {
+            atomic_ref<unsigned, scope::device>(*failed).fetch_or(detail::join_too_wide,
+                                                                  std::memory_order_relaxed);
+            return {join_root};
+        }
+        const unsigned idx = free.take();
+        if (idx == join_root) {
+            atomic_ref<unsigned, scope::device>(*failed).fetch_or(detail::join_exhausted,
+                                                                  std::memory_order_relaxed);
+            return {join_root};
+        }
+        // Plain: read by the continuation, which every child's release orders after this (join.hpp).
+        st(&meta[2 * idx + 0], to.record);
+        st(&meta[2 * idx + 1], to.slot);
+        // Relaxed: carried to the children by the runtime's hand-off of the children (R1).
+        atomic_ref<unsigned long long, scope::device>(word[idx]).store(
+            static_cast<unsigned long long>(n) << 32, std::memory_order_relaxed);
+        return {idx};
+    }
+
+    /// Adds one child's v to `to`'s record (any slot of it: a sum has no order); the last child spawns
+    /// the continuation Cont (payload: join_payload). Nothing of the record is read after the RMW.
+    template <class Cont, class Ctx> CANOPY_DEVICE void complete(Ctx& ctx, join_slot to, unsigned v) const {
+        if (to.record == join_root) {
+            atomic_ref<unsigned long long, scope::device>(*root_value).store(v, std::memory_order_relaxed);
+            // Release at device scope: the value before the flag (the host reads both after the run).
+            atomic_ref<unsigned, scope::device>(*root_done).fetch_add(1u, std::memory_order_release);
+            return;
+        }
+        // v - 2^32 modulo 2^64: adds v to the sum and one child less to the count, in one RMW. Release at
+        // device scope: whatever this child wrote happens-before the continuation (its acquire load).
+        const unsigned long long delta = static_cast<unsigned long long>(v) - (1ull << 32);
+        const unsigned long long old = atomic_ref<unsigned long long, scope::device>(word[to.record])
+                                           .fetch_add(delta, std::memory_order_release);
+        if ((old >> 32) == 1u && (old & 0xffffffffull) + v < (1ull << 32)) {
+            ctx.template spawn<Cont>(join_payload{to.record});
+        }
+    }
+
+    /// The continuation's first step: the sum and `to`; frees the record.
+    CANOPY_DEVICE join_sum_result take(const join_payload& p) const {
+        // Acquire at device scope: synchronizes with every child's release (one release sequence).
+        const unsigned long long w =
+            atomic_ref<unsigned long long, scope::device>(word[p.record]).load(std::memory_order_acquire);
+        join_sum_result r{static_cast<unsigned>(w),
+                          {ld(&meta[2 * p.record + 0]), ld(&meta[2 * p.record + 1])}};
+        free.give(p.record);
+        return r;
+    }
+};
+
+/// The host side: `capacity` summing join records (20 bytes each: the word, `to` and a free-list link).
+/// result() after a run: the root's value, or canopy::error naming what went wrong and the fix.
+class join_sum_pool {
+  public:
+    explicit join_sum_pool(unsigned capacity)
+        : capacity_(capacity), head_(join_stripes), next_(capacity), word_(capacity),
+          meta_(2 * std::size_t{capacity}), root_value_(1), words_(2) {
+        if (capacity == 0 || capacity >= join_root) {
+            throw error("canopy::runtime: a join pool holds 1 to 2^32 - 2 records (asked for " +
+                        std::to_string(capacity) + ")");
+        }
+        reset();
+    }
+
+    join_sum_view view() const {
+        return {{head_.data(), next_.data()}, word_.data(),  meta_.data(),
+                root_value_.data(),           words_.data(), words_.data() + 1};
+    }
+
+    void reset() {
+        detail::reset_free_list(head_, next_, capacity_);
+        word_.fill_zero();
+        words_.fill_zero();
+        root_value_.fill_zero();
+    }
+
+    unsigned long long result() const {
+        unsigned w[2] = {};
+        words_.download(w, 2);
+        if ((w[1] & detail::join_exhausted) != 0) {
+            throw error("canopy::runtime: the summing join pool's " + std::to_string(capacity_) +
+                        " records ran out (that many joins were open at once); construct join_sum_pool with "
+                        "a larger capacity, or fork fewer joins (a cut-off that runs small subproblems "
+                        "sequentially in one task)");
+        }
+        if ((w[1] & detail::join_too_wide) != 0) {
+            throw error("canopy::runtime: a task forked a summing join of 0 children; complete the task's "
+                        "slot directly instead");
+        }
+        if (w[0] != 1) {
+            throw error("canopy::runtime: the root's summing join completed " + std::to_string(w[0]) +
+                        " times (expected once): a task completed a slot twice or never, or one record's "
+                        "sum reached 2^32 (use join_view with 64-bit results)");
+        }
+        unsigned long long v = 0;
+        root_value_.download(&v, 1);
+        return v;
+    }
+
+    unsigned free_records() const { return detail::count_free(head_, next_, capacity_); }
+    unsigned capacity() const { return capacity_; }
+
+  private:
+    unsigned capacity_;
+    device_buffer<unsigned long long> head_;
+    device_buffer<unsigned> next_;
+    device_buffer<unsigned long long> word_;
+    device_buffer<unsigned> meta_;
+    device_buffer<unsigned long long> root_value_;
+    device_buffer<unsigned> words_; // [root_done, failed]
+};
+
+} // namespace canopy::runtime
