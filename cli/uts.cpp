@@ -29,6 +29,8 @@ struct uts_options {
     std::string queues = "ring";
     unsigned device_rings = 0;
     unsigned block = 64;
+    bool joins = false;
+    unsigned join_records = 1u << 18;
     bool reference = false, check = false, json = false, list = false;
     emulator_settings emu;
     bool emulated = false;
@@ -36,7 +38,8 @@ struct uts_options {
 
 double rate(const uts_outcome& o) { return o.seconds > 0 ? static_cast<double>(o.nodes) / o.seconds : 0.0; }
 
-nlohmann::json to_json(const uts_resolved& t, const uts_outcome& o, const std::string& policy) {
+nlohmann::json to_json(const uts_resolved& t, const uts_outcome& o, const std::string& policy,
+                       bool joins = false) {
     nlohmann::json j = {{"tree", t.name},
                         {"flags", t.flags},
                         {"nodes", o.nodes},
@@ -45,6 +48,7 @@ nlohmann::json to_json(const uts_resolved& t, const uts_outcome& o, const std::s
                         {"seconds", o.seconds},
                         {"nodes_per_second", rate(o)},
                         {"policy", policy},
+                        {"joins", joins},
                         {"backend", backend_name()}};
     nlohmann::json s = nlohmann::json::object();
     for (const auto& [k, v] : o.stats) {
@@ -61,9 +65,9 @@ nlohmann::json to_json(const uts_resolved& t, const uts_outcome& o, const std::s
     return j;
 }
 
-void print_text(const uts_resolved& t, const uts_outcome& o, const std::string& policy) {
+void print_text(const uts_resolved& t, const uts_outcome& o, const std::string& policy, bool joins = false) {
     fmt::print("tree      {} ({}; {})\n", t.name, t.description, t.flags);
-    fmt::print("run       {} on {}{}\n", policy, backend_name(),
+    fmt::print("run       {}{} on {}{}\n", policy, joins ? ", counted by joins" : "", backend_name(),
                o.device.empty()
                    ? std::string()
                    : fmt::format(" ({}, {} scheduler, {} memory)", o.device, o.scheduler, o.memory_model));
@@ -119,6 +123,12 @@ int run_uts_command(const uts_options& o) {
         fmt::print(stderr, "canopy uts: {}\nRun 'canopy uts --help' for usage.\n", e.what());
         return 2;
     }
+    if (o.joins && o.reference && !o.check) {
+        fmt::print(stderr,
+                   "canopy uts: --joins counts the runtime's run, and --reference runs only the sequential "
+                   "reference: drop one, or use --check to run both\nRun 'canopy uts --help' for usage.\n");
+        return 2;
+    }
     if (o.emulated) {
         configure_emulator(o.emu);
     }
@@ -140,6 +150,8 @@ int run_uts_command(const uts_options& o) {
         s.queues = o.queues;
         s.device_rings = o.device_rings;
         s.block = o.block;
+        s.joins = o.joins;
+        s.join_records = o.join_records;
         run = run_uts_runtime(spec, s);
     }
 
@@ -160,7 +172,7 @@ int run_uts_command(const uts_options& o) {
     }
 
     if (o.json) {
-        nlohmann::json j = want_run ? to_json(t, run, o.policy) : to_json(t, ref, "reference");
+        nlohmann::json j = want_run ? to_json(t, run, o.policy, o.joins) : to_json(t, ref, "reference");
         if (o.check) {
             j["reference"] = to_json(t, ref, "reference");
             j["speedup_over_reference"] =
@@ -179,7 +191,7 @@ int run_uts_command(const uts_options& o) {
             if (want_ref) {
                 fmt::print("\n");
             }
-            print_text(t, run, o.policy);
+            print_text(t, run, o.policy, o.joins);
         }
         if (o.check && diffs.empty()) {
             fmt::print("check     OK: the runtime matches the sequential reference (runtime / reference "
@@ -238,6 +250,13 @@ action add_uts(CLI::App& app) {
     sub->add_option("--block-size", o->block, "work-items per work-group (a multiple of the sub-group size)")
         ->default_val(o->block)
         ->check(CLI::Range(1u, 1024u));
+    sub->add_flag("--joins", o->joins,
+                  "count by joins: every subtree's counts computed bottom-up by continuations (the root's "
+                  "are the tree's), instead of device atomics");
+    sub->add_option("--join-records", o->join_records,
+                    "--joins: join records in the pool, the joins open at once (about 212 bytes each)")
+        ->default_val(o->join_records)
+        ->check(CLI::Range(1u, 1u << 30));
     sub->add_flag("--reference", o->reference, "run the sequential reference traversal instead");
     sub->add_flag("--check", o->check, "run both and fail on any difference");
     sub->add_flag("--json", o->json, "print one JSON object");

@@ -86,7 +86,8 @@ uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_setting
     runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
     c.queues = runtime::parse_queue_design(s.queues);
     c.device_rings = s.device_rings;
-    const uts::runtime_result r = uts::traverse_runtime(p, c);
+    const uts::runtime_result r =
+        s.joins ? uts::traverse_runtime_joins(p, c, s.join_records) : uts::traverse_runtime(p, c);
     uts_outcome o;
     o.seconds = r.stats.seconds;
     o.nodes = r.c.nodes;

@@ -225,6 +225,19 @@ TEST_P(UtsRuntimePolicy, SmallGeoHybridTreesExactOnTheScopedCacheModel) {
     }
 }
 
+// canopy uts --joins: every subtree's counts by joins (uts/joins.hpp), a BIN root's 40 children through
+// range records, GEO and HYBRID shapes, against the sequential reference on the scoped-cache model.
+TEST_P(UtsRuntimePolicy, JoinModeIsExactOnTheScopedCacheModel) {
+    for (const char* flags : {"-t 0 -b 40 -q 0.24 -m 4 -r 3", "-t 1 -a 2 -d 4 -b 3 -r 5",
+                              "-t 2 -a 0 -d 8 -b 4 -r 1 -q 0.2 -m 4"}) {
+        SCOPED_TRACE(flags);
+        const uts::params p = uts::parse_flags(flags);
+        const uts::counts want = uts::traverse_sequential(p);
+        canopy::test::for_seeds(
+            scm(), 2, [&] { EXPECT_EQ(uts::traverse_runtime_joins(p, cfg(GetParam()), 4096).c, want); });
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Policies, UtsRuntimePolicy, ::testing::ValuesIn(rt::all_policies),
                          [](const ::testing::TestParamInfo<rt::policy>& pi) {
                              std::string s = rt::to_string(pi.param);
@@ -233,6 +246,22 @@ INSTANTIATE_TEST_SUITE_P(Policies, UtsRuntimePolicy, ::testing::ValuesIn(rt::all
                              }
                              return s;
                          });
+
+TEST(UtsJoins, TooFewRecordsIsReportedNamingTheFlag) {
+    canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
+    try {
+        (void)uts::traverse_runtime_joins(uts::params{}, cfg(rt::policy::hrf_indirect), 4);
+        ADD_FAILURE() << "the default tree by joins with 4 records succeeded";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find("--join-records"), std::string::npos) << e.what();
+    }
+}
+
+TEST(UtsJoins, DefaultTreeByJoinsMatchesTheAtomicCounts) {
+    canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
+    expect_counts(uts::traverse_runtime_joins(uts::params{}, cfg(rt::policy::steal_emulated)).c, 1732, 6,
+                  1050);
+}
 
 TEST(UtsRuntimeParallel, T1ExactOnTheParallelScheduler) {
     auto o = canopy::test::emu_options("tiny", 0, canopy::emu::scheduler_kind::parallel);
