@@ -30,7 +30,7 @@ struct uts_options {
     unsigned device_rings = 0;
     unsigned block = 64;
     bool joins = false;
-    unsigned join_records = 1u << 18;
+    unsigned join_records = 1u << 20; // uts::default_join_records
     bool reference = false, check = false, json = false, list = false;
     emulator_settings emu;
     bool emulated = false;
@@ -254,9 +254,10 @@ action add_uts(CLI::App& app) {
                   "count by joins: every subtree's counts computed bottom-up by continuations (the root's "
                   "are the tree's), instead of device atomics");
     sub->add_option("--join-records", o->join_records,
-                    "--joins: join records in the pool, the joins open at once (about 212 bytes each)")
+                    "--joins: join records in the pool, the joins open at once (about 212 bytes each; at "
+                    "most 2^24, 3.4 GiB)")
         ->default_val(o->join_records)
-        ->check(CLI::Range(1u, 1u << 30));
+        ->check(CLI::Range(1u, 1u << 24));
     sub->add_flag("--reference", o->reference, "run the sequential reference traversal instead");
     sub->add_flag("--check", o->check, "run both and fail on any difference");
     sub->add_flag("--json", o->json, "print one JSON object");

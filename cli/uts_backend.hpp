@@ -55,7 +55,7 @@ struct uts_runtime_settings {
     unsigned device_rings = 0;   // ring core (0: one per 8 work-groups)
     unsigned block = 64;
     bool joins = false;               // counts by joins (every subtree's, bottom-up), not by atomics
-    unsigned join_records = 1u << 18; // the join pool's capacity (joins open at once)
+    unsigned join_records = 1u << 20; // the join pool's capacity (joins open at once)
 };
 /// The runtime version on the configured backend (configure_emulator first on the emulator).
 uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_settings& s);

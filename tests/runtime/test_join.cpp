@@ -256,6 +256,28 @@ TEST(Join, Fib20IsExact) {
     EXPECT_EQ(free_after, 1u << 16);
 }
 
+// The free list's stripes grow with the pool (runtime/join.hpp: 32 stacks queued a GPU's lanes). Pools
+// of sizes that are no multiple of the stripe count, and of the largest stripe count, each start with
+// every record on a stack and end with every record freed, both kinds of pool.
+TEST(Join, StripesGrowWithThePoolAndHoldEveryRecord) {
+    static_assert(rt::join_stripes_for(1) == 32 && rt::join_stripes_for(1023) == 32);
+    static_assert(rt::join_stripes_for(1024) == 64 && rt::join_stripes_for(1u << 18) == 8192);
+    static_assert(rt::join_stripes_for(0xfffffffeu) == 8192);
+    canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
+    for (const unsigned capacity : {1000u, 5000u, (1u << 17) + 3u}) {
+        SCOPED_TRACE(capacity);
+        unsigned free_after = 0;
+        EXPECT_EQ(
+            run_fib_join(cfg(rt::policy::hrf_indirect, rt::queue_design::ring), 16, capacity, &free_after),
+            987u);
+        EXPECT_EQ(free_after, capacity);
+        EXPECT_EQ(
+            run_sum_fib(cfg(rt::policy::steal_emulated, rt::queue_design::ring), 16, capacity, &free_after),
+            987u);
+        EXPECT_EQ(free_after, capacity);
+    }
+}
+
 TEST(Join, NestedJoinsInAContinuation) {
     canopy::test::for_seeds(canopy::test::emu_options("tiny"), 3, [&] {
         rt::join_pool<result_t, 3> pool(4096);

@@ -30,12 +30,16 @@
 //     every slot store happens-before the continuation's reads whatever queues and scopes carried the
 //     continuation itself (R3: the last child spawns it, never calls it, so chains of completions
 //     never recurse).
-//   - Free lists: join_stripes Treiber stacks of record indices, each head carrying a version (ABA: a
+//   - Free lists: versioned Treiber stacks of record indices, each head carrying a version (ABA: a
 //     record is freed and taken again while a slow pop still holds its old head). A work-item pops
-//     from and pushes to the stack of its global id modulo join_stripes, and pops from the next ones
-//     when that is empty: one stack took every lane of a front at once, and its CAS retries cost 84
-//     device atomics per task on fib(10) (timed hrf8, hrf-indirect) against 9 spawn-only; striped,
-//     the lanes of a front hit different stacks. Push is a release CAS (the continuation's reads of
+//     from and pushes to the stack of its global id modulo the stripe count, and pops from the next
+//     ones when that is empty. One stack took every lane of a front at once, and its CAS retries cost
+//     84 device atomics per task on fib(10) (timed hrf8, hrf-indirect) against 9 spawn-only. 32 stacks
+//     were enough for the emulator's devices but not for a GPU: on an H100 (101,376 resident lanes,
+//     ~3,000 per stack) UTS T1 by joins ran 135x slower than by atomic counters (599 against 4.45 ms),
+//     T1L 500x, every stack a CAS queue. So the stripe count grows with the pool: capacity / 16
+//     rounded down to a power of two, from 32 to 8192 (join_stripes_for), about a dozen lanes per stack
+//     on an H100 with the default 2^18 records. Push is a release CAS (the continuation's reads of
 //     the slots happen-before the next owner's writes); pop an acquire CAS. `next` words are relaxed
 //     atomics: a pop may read the `next` of a record another pop has just taken; its CAS then fails
 //     on the version, but the read itself must not be a data race.
@@ -63,8 +67,15 @@ namespace canopy::runtime {
 /// The record whose slot receives the run's result.
 inline constexpr unsigned join_root = 0xffffffffu;
 
-/// Free-list stacks of a join pool (a power of two; a record starts on stack index % join_stripes).
-inline constexpr unsigned join_stripes = 32;
+/// Free-list stacks of a join pool of `capacity` records: capacity / 16 rounded down to a power of two,
+/// from 32 to 8192 (the header says why it grows). A record starts on stack index % stripes.
+inline constexpr unsigned join_stripes_for(unsigned capacity) {
+    unsigned s = 32;
+    while (s < 8192 && 2 * s <= capacity / 16) {
+        s *= 2;
+    }
+    return s;
+}
 
 /// Where a result goes: slot `slot` of record `record` (join_root: the run's result). A payload member
 /// (no default member initializers: payloads are trivial, copied as words).
@@ -100,24 +111,25 @@ namespace detail {
 /// join_pool's failure flags (bits of one word).
 inline constexpr unsigned join_exhausted = 1u, join_too_wide = 2u;
 
-/// The pool's free records: join_stripes versioned Treiber stacks of record indices (the header says
+/// The pool's free records: striped, versioned Treiber stacks of record indices (the header says
 /// why striped, why versioned, and each memory order). join_view and join_sum_view share it.
 struct join_free_list {
-    unsigned long long* head; // join_stripes free lists: version << 32 | index (join_root: empty)
+    unsigned long long* head; // the stripes' free lists: version << 32 | index (join_root: empty)
     unsigned* next;           // per record: the next free record
+    unsigned mask;            // stripes - 1 (join_stripes_for: a power of two)
 
     /// A free record, from the caller's stripe first (join_root: every stripe was empty).
     CANOPY_DEVICE unsigned take() const {
-        const unsigned home = global_id() % join_stripes;
+        const unsigned home = global_id() & mask;
         unsigned idx = join_root;
-        for (unsigned k = 0; k < join_stripes && idx == join_root; ++k) {
-            idx = pop(head[(home + k) % join_stripes]);
+        for (unsigned k = 0; k <= mask && idx == join_root; ++k) {
+            idx = pop(head[(home + k) & mask]);
         }
         return idx;
     }
 
     /// Returns a record to the caller's stripe.
-    CANOPY_DEVICE void give(unsigned idx) const { push(head[global_id() % join_stripes], idx); }
+    CANOPY_DEVICE void give(unsigned idx) const { push(head[global_id() & mask], idx); }
 
     CANOPY_DEVICE unsigned pop(unsigned long long& stack) const {
         atomic_ref<unsigned long long, scope::device> h(stack);
@@ -156,13 +168,14 @@ struct join_free_list {
 /// The host side of a free list: every record free (stack s holds s, s + stripes, ...; version 0).
 inline void reset_free_list(device_buffer<unsigned long long>& head, device_buffer<unsigned>& next,
                             unsigned capacity) {
+    const unsigned stripes = join_stripes_for(capacity);
     std::vector<unsigned> nx(capacity);
     for (unsigned i = 0; i < capacity; ++i) {
-        nx[i] = i + join_stripes < capacity ? i + join_stripes : join_root;
+        nx[i] = capacity - i > stripes ? i + stripes : join_root;
     }
     next.upload(nx);
-    std::vector<unsigned long long> h(join_stripes);
-    for (unsigned s = 0; s < join_stripes; ++s) {
+    std::vector<unsigned long long> h(stripes);
+    for (unsigned s = 0; s < stripes; ++s) {
         h[s] = s < capacity ? s : join_root;
     }
     head.upload(h);
@@ -173,10 +186,11 @@ inline unsigned count_free(const device_buffer<unsigned long long>& head, const 
                            unsigned capacity) {
     std::vector<unsigned> nx(capacity);
     next.download(nx.data(), capacity);
-    std::vector<unsigned long long> h(join_stripes);
-    head.download(h.data(), join_stripes);
+    const unsigned stripes = join_stripes_for(capacity);
+    std::vector<unsigned long long> h(stripes);
+    head.download(h.data(), stripes);
     unsigned n = 0;
-    for (unsigned s = 0; s < join_stripes; ++s) {
+    for (unsigned s = 0; s < stripes; ++s) {
         for (unsigned i = static_cast<unsigned>(h[s]); i != join_root && n <= capacity; i = nx[i]) {
             ++n;
         }
@@ -289,7 +303,7 @@ template <class R, unsigned K = 8> struct join_view {
 template <class R, unsigned K = 8> class join_pool {
   public:
     explicit join_pool(unsigned capacity)
-        : capacity_(capacity), head_(join_stripes), next_(capacity), pending_(capacity),
+        : capacity_(capacity), head_(join_stripes_for(capacity)), next_(capacity), pending_(capacity),
           meta_(3 * std::size_t{capacity}), slots_(std::size_t{capacity} * K), root_value_(1), words_(2) {
         if (capacity == 0 || capacity >= join_root) {
             throw error("canopy::runtime: a join pool holds 1 to 2^32 - 2 records (asked for " +
@@ -300,8 +314,13 @@ template <class R, unsigned K = 8> class join_pool {
 
     /// The device handle task functors hold.
     join_view<R, K> view() const {
-        return {{head_.data(), next_.data()}, pending_.data(), meta_.data(),     slots_.data(),
-                root_value_.data(),           words_.data(),   words_.data() + 1};
+        return {{head_.data(), next_.data(), join_stripes_for(capacity_) - 1},
+                pending_.data(),
+                meta_.data(),
+                slots_.data(),
+                root_value_.data(),
+                words_.data(),
+                words_.data() + 1};
     }
 
     /// Every record free, no result, no failure: before a run (the constructor does it once).

@@ -107,7 +107,7 @@ struct join_sum_view {
 class join_sum_pool {
   public:
     explicit join_sum_pool(unsigned capacity)
-        : capacity_(capacity), head_(join_stripes), next_(capacity), word_(capacity),
+        : capacity_(capacity), head_(join_stripes_for(capacity)), next_(capacity), word_(capacity),
           meta_(2 * std::size_t{capacity}), root_value_(1), words_(2) {
         if (capacity == 0 || capacity >= join_root) {
             throw error("canopy::runtime: a join pool holds 1 to 2^32 - 2 records (asked for " +
@@ -117,8 +117,12 @@ class join_sum_pool {
     }
 
     join_sum_view view() const {
-        return {{head_.data(), next_.data()}, word_.data(),  meta_.data(),
-                root_value_.data(),           words_.data(), words_.data() + 1};
+        return {{head_.data(), next_.data(), join_stripes_for(capacity_) - 1},
+                word_.data(),
+                meta_.data(),
+                root_value_.data(),
+                words_.data(),
+                words_.data() + 1};
     }
 
     void reset() {

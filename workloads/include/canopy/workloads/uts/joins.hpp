@@ -166,8 +166,10 @@ struct join_subtree_sum {
     }
 };
 
-/// Join records canopy uts --joins allocates by default (about 212 bytes each: 55 MiB).
-inline constexpr unsigned default_join_records = 1u << 18;
+/// Join records canopy uts --joins allocates by default (about 212 bytes each: 212 MiB). On an H100
+/// (1,584 work-groups breadth-first at once) 2^18 ran out on T1 under steal-emulated and 2^19 on T1L;
+/// 2^20 held every tree under every policy (docs/gpu-check.md, fourth run).
+inline constexpr unsigned default_join_records = 1u << 20;
 
 /// traverse_runtime's counts computed by joins: the root's subtree counts, delivered to the host.
 /// Throws canopy::error after the run when the pool ran out (naming `records` and the fix) or a node
