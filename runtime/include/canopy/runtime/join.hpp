@@ -165,38 +165,49 @@ struct join_free_list {
     }
 };
 
-/// The host side of a free list: every record free (stack s holds s, s + stripes, ...; version 0).
-inline void reset_free_list(device_buffer<unsigned long long>& head, device_buffer<unsigned>& next,
-                            unsigned capacity) {
-    const unsigned stripes = join_stripes_for(capacity);
-    std::vector<unsigned> nx(capacity);
-    for (unsigned i = 0; i < capacity; ++i) {
-        nx[i] = capacity - i > stripes ? i + stripes : join_root;
-    }
-    next.upload(nx);
-    std::vector<unsigned long long> h(stripes);
-    for (unsigned s = 0; s < stripes; ++s) {
-        h[s] = s < capacity ? s : join_root;
-    }
-    head.upload(h);
-}
+/// The host side of a free list, owned by both pool kinds: the stacks' heads and the records' links,
+/// sized once from the capacity (join_stripes_for).
+class join_free_store {
+  public:
+    explicit join_free_store(unsigned capacity)
+        : capacity_(capacity), stripes_(join_stripes_for(capacity)), head_(stripes_), next_(capacity) {}
 
-/// Records on a free list, walked on the host after a run.
-inline unsigned count_free(const device_buffer<unsigned long long>& head, const device_buffer<unsigned>& next,
-                           unsigned capacity) {
-    std::vector<unsigned> nx(capacity);
-    next.download(nx.data(), capacity);
-    const unsigned stripes = join_stripes_for(capacity);
-    std::vector<unsigned long long> h(stripes);
-    head.download(h.data(), stripes);
-    unsigned n = 0;
-    for (unsigned s = 0; s < stripes; ++s) {
-        for (unsigned i = static_cast<unsigned>(h[s]); i != join_root && n <= capacity; i = nx[i]) {
-            ++n;
+    join_free_list view() const { return {head_.data(), next_.data(), stripes_ - 1}; }
+
+    /// Every record free: stack s holds s, s + stripes, ...; version 0.
+    void reset() {
+        std::vector<unsigned> nx(capacity_);
+        for (unsigned i = 0; i < capacity_; ++i) {
+            nx[i] = capacity_ - i > stripes_ ? i + stripes_ : join_root;
         }
+        next_.upload(nx);
+        std::vector<unsigned long long> h(stripes_);
+        for (unsigned s = 0; s < stripes_; ++s) {
+            h[s] = s < capacity_ ? s : join_root;
+        }
+        head_.upload(h);
     }
-    return n;
-}
+
+    /// Records on the stacks, walked on the host after a run.
+    unsigned count() const {
+        std::vector<unsigned> nx(capacity_);
+        next_.download(nx.data(), capacity_);
+        std::vector<unsigned long long> h(stripes_);
+        head_.download(h.data(), stripes_);
+        unsigned n = 0;
+        for (unsigned s = 0; s < stripes_; ++s) {
+            for (unsigned i = static_cast<unsigned>(h[s]); i != join_root && n <= capacity_; i = nx[i]) {
+                ++n;
+            }
+        }
+        return n;
+    }
+
+  private:
+    unsigned capacity_, stripes_;
+    device_buffer<unsigned long long> head_;
+    device_buffer<unsigned> next_;
+};
 } // namespace detail
 
 /// The device side of a join_pool: a plain struct that task functors hold by value. R is a result
@@ -303,8 +314,8 @@ template <class R, unsigned K = 8> struct join_view {
 template <class R, unsigned K = 8> class join_pool {
   public:
     explicit join_pool(unsigned capacity)
-        : capacity_(capacity), head_(join_stripes_for(capacity)), next_(capacity), pending_(capacity),
-          meta_(3 * std::size_t{capacity}), slots_(std::size_t{capacity} * K), root_value_(1), words_(2) {
+        : capacity_(capacity), free_(capacity), pending_(capacity), meta_(3 * std::size_t{capacity}),
+          slots_(std::size_t{capacity} * K), root_value_(1), words_(2) {
         if (capacity == 0 || capacity >= join_root) {
             throw error("canopy::runtime: a join pool holds 1 to 2^32 - 2 records (asked for " +
                         std::to_string(capacity) + ")");
@@ -314,18 +325,13 @@ template <class R, unsigned K = 8> class join_pool {
 
     /// The device handle task functors hold.
     join_view<R, K> view() const {
-        return {{head_.data(), next_.data(), join_stripes_for(capacity_) - 1},
-                pending_.data(),
-                meta_.data(),
-                slots_.data(),
-                root_value_.data(),
-                words_.data(),
-                words_.data() + 1};
+        return {free_.view(),       pending_.data(), meta_.data(),     slots_.data(),
+                root_value_.data(), words_.data(),   words_.data() + 1};
     }
 
     /// Every record free, no result, no failure: before a run (the constructor does it once).
     void reset() {
-        detail::reset_free_list(head_, next_, capacity_);
+        free_.reset();
         pending_.fill_zero();
         words_.fill_zero();
         root_value_.fill_zero();
@@ -358,14 +364,14 @@ template <class R, unsigned K = 8> class join_pool {
 
     /// Records on the free list (walked on the host after a run): capacity() when every join's
     /// continuation ran and freed its record.
-    unsigned free_records() const { return detail::count_free(head_, next_, capacity_); }
+    unsigned free_records() const { return free_.count(); }
 
     unsigned capacity() const { return capacity_; }
 
   private:
     unsigned capacity_;
-    device_buffer<unsigned long long> head_;
-    device_buffer<unsigned> next_, pending_, meta_;
+    detail::join_free_store free_;
+    device_buffer<unsigned> pending_, meta_;
     device_buffer<R> slots_, root_value_;
     device_buffer<unsigned> words_; // [root_done, failed]
 };

@@ -107,8 +107,8 @@ struct join_sum_view {
 class join_sum_pool {
   public:
     explicit join_sum_pool(unsigned capacity)
-        : capacity_(capacity), head_(join_stripes_for(capacity)), next_(capacity), word_(capacity),
-          meta_(2 * std::size_t{capacity}), root_value_(1), words_(2) {
+        : capacity_(capacity), free_(capacity), word_(capacity), meta_(2 * std::size_t{capacity}),
+          root_value_(1), words_(2) {
         if (capacity == 0 || capacity >= join_root) {
             throw error("canopy::runtime: a join pool holds 1 to 2^32 - 2 records (asked for " +
                         std::to_string(capacity) + ")");
@@ -117,16 +117,12 @@ class join_sum_pool {
     }
 
     join_sum_view view() const {
-        return {{head_.data(), next_.data(), join_stripes_for(capacity_) - 1},
-                word_.data(),
-                meta_.data(),
-                root_value_.data(),
-                words_.data(),
-                words_.data() + 1};
+        return {free_.view(),       word_.data(),  meta_.data(),
+                root_value_.data(), words_.data(), words_.data() + 1};
     }
 
     void reset() {
-        detail::reset_free_list(head_, next_, capacity_);
+        free_.reset();
         word_.fill_zero();
         words_.fill_zero();
         root_value_.fill_zero();
@@ -155,13 +151,12 @@ class join_sum_pool {
         return v;
     }
 
-    unsigned free_records() const { return detail::count_free(head_, next_, capacity_); }
+    unsigned free_records() const { return free_.count(); }
     unsigned capacity() const { return capacity_; }
 
   private:
     unsigned capacity_;
-    device_buffer<unsigned long long> head_;
-    device_buffer<unsigned> next_;
+    detail::join_free_store free_;
     device_buffer<unsigned long long> word_;
     device_buffer<unsigned> meta_;
     device_buffer<unsigned long long> root_value_;
