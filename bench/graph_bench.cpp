@@ -20,6 +20,7 @@
 
 #include "canopy/emulator/options.hpp"
 #include "canopy/emulator/virtual_device.hpp"
+#include "canopy/workloads/graph/compiled_runs.hpp"
 #include "canopy/workloads/graph/generate.hpp"
 #include "canopy/workloads/graph/load.hpp"
 #include "canopy/workloads/graph/reference.hpp"
@@ -174,12 +175,12 @@ int main(int argc, char** argv) {
                     bool same = false;
                     double s = 0;
                     if (sssp) {
-                        const auto r = g::run<g::sssp_problem>(dg.view(), source, ro);
+                        const auto r = g::compiled::sssp(dg.view(), source, ro);
                         same = r.labels == ref_dist;
                         s = r.seconds;
                         tasks = r.tasks;
                     } else {
-                        const auto r = g::run<g::bfs_problem>(dg.view(), source, ro);
+                        const auto r = g::compiled::bfs(dg.view(), source, ro);
                         same = r.labels == ref_levels;
                         s = r.seconds;
                         tasks = r.tasks;

@@ -46,6 +46,7 @@
 #include "canopy/workloads/graph/coloring.hpp"
 #include "canopy/workloads/graph/coloring_order.hpp"
 #include "canopy/workloads/graph/coloring_reference.hpp"
+#include "canopy/workloads/graph/compiled_runs.hpp"
 #include "canopy/workloads/graph/generate.hpp"
 #include "canopy/workloads/graph/load.hpp"
 #include "canopy/workloads/graph/pagerank.hpp"
@@ -252,7 +253,7 @@ run_out run_one(const settings& s, const run_spec& sp) {
     switch (sp.a) {
     case algo::bfs: {
         const g::device_graph dg(in.graph);
-        const auto r = g::run<g::bfs_problem>(dg.view(), in.source, o);
+        const auto r = g::compiled::bfs(dg.view(), in.source, o);
         fill_counts(out, r);
         const auto cmp = g::compare_levels(in.levels, r.labels);
         out.ok = cmp.ok();
@@ -262,7 +263,7 @@ run_out run_one(const settings& s, const run_spec& sp) {
     }
     case algo::sssp: {
         const g::device_graph dg(in.weighted);
-        const auto r = g::run<g::sssp_problem>(dg.view(), in.source, o);
+        const auto r = g::compiled::sssp(dg.view(), in.source, o);
         fill_counts(out, r);
         const auto cmp = g::compare_distances(in.distances, r.labels);
         out.ok = cmp.ok();
@@ -276,7 +277,7 @@ run_out run_one(const settings& s, const run_spec& sp) {
         if (sp.how == g::strategy::tasks) {
             po.tolerance = s.pagerank_tasks_tolerance;
         }
-        const auto r = g::run_pagerank(dg.view(), po, o);
+        const auto r = g::compiled::pagerank(dg.view(), po, o);
         fill_counts(out, r);
         out.quality = g::l1_distance(in.ranks, r.labels);
         if (sp.how == g::strategy::tasks) {
@@ -294,7 +295,7 @@ run_out run_one(const settings& s, const run_spec& sp) {
     }
     case algo::color: {
         const g::device_graph dg(in.graph);
-        const auto r = g::run_color(dg.view(), o);
+        const auto r = g::compiled::color(dg.view(), o);
         fill_counts(out, r);
         const g::coloring_report rep = g::validate_coloring(in.graph, r.labels);
         const bool same = r.labels == (sp.how == g::strategy::tasks ? in.greedy : in.jones_plassmann);

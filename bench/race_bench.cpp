@@ -21,6 +21,7 @@
 #include "canopy/emulator/options.hpp"
 #include "canopy/emulator/virtual_device.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 
 namespace {
@@ -63,7 +64,7 @@ outcome run(const workload& w, rt::policy pol, emu::race_check_kind k, unsigned 
         emu::scoped_options so(o);
         const auto t0 = std::chrono::steady_clock::now();
         const uts::runtime_result r =
-            uts::traverse_runtime(w.p, uts::default_config(pol, block), uts::sha1_model_cycles);
+            uts::compiled::traverse_runtime(w.p, uts::default_config(pol, block), uts::sha1_model_cycles);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         best.seconds = std::min(best.seconds, s);
         best.races = emu::last_report().distinct_races;

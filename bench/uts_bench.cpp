@@ -19,6 +19,7 @@
 #include "canopy/emulator/options.hpp"
 #include "canopy/emulator/virtual_device.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 
 #include "parallel_run.hpp"
@@ -113,7 +114,7 @@ int main(int argc, char** argv) {
         for (rt::policy pol : pols) {
             double best = 1e300;
             for (unsigned i = 0; i < repeat; ++i) {
-                const uts::runtime_result r = uts::traverse_runtime(p, uts::default_config(pol));
+                const uts::runtime_result r = uts::compiled::traverse_runtime(p, uts::default_config(pol));
                 if (!(r.c == ref)) {
                     std::printf("FAIL: %s under %s: counts differ from the sequential reference\n",
                                 name.c_str(), rt::to_string(pol));

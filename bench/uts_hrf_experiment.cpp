@@ -37,6 +37,7 @@
 #include "canopy/emulator/trace.hpp"
 #include "canopy/emulator/virtual_device.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 
 namespace {
@@ -216,7 +217,7 @@ run_result run_one(const scaled_tree& t, rt::policy pol, u64 seed, unsigned comp
     const auto t0 = std::chrono::steady_clock::now();
     rt::config cfg = uts::default_config(pol, block);
     cfg.queues = g_queues;
-    const uts::runtime_result rr = uts::traverse_runtime(t.p, cfg, compute_cycles);
+    const uts::runtime_result rr = uts::compiled::traverse_runtime(t.p, cfg, compute_cycles);
     r.wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     r.c = rr.c;
     r.s = rr.stats;

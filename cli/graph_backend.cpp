@@ -1,14 +1,16 @@
 // canopy graph: the bridge to the graph strategies (device-compiled; graph_backend.hpp). The runs of
-// each algorithm are in graph_backend_<algo>.cpp, which compile in parallel.
+// each algorithm are compiled once for the build, in canopy_graph_runs
+// (canopy/workloads/graph/compiled_runs.hpp), which the benches and the tests call too.
 #include "graph_backend.hpp"
 
 #include <string>
+#include <utility>
 
 #include "backend.hpp"
 #include "canopy/platform/platform.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/graph/compiled_runs.hpp"
 #include "canopy/workloads/graph/strategies.hpp"
-#include "graph_backend_parts.hpp"
 
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/emulator/launch.hpp"
@@ -17,6 +19,47 @@
 namespace canopy::cli {
 
 namespace graph = workloads::graph;
+
+namespace {
+
+/// The run's counts and (for a tasks run) the runtime's stats, in the CLI's terms.
+template <class R> void copy_counts(graph_device_outcome& o, const R& r) {
+    o.iterations = r.iterations;
+    o.launches = r.launches;
+    o.barriers = r.barriers;
+    o.tasks = r.tasks;
+    o.workgroups = r.workgroups;
+    o.seconds = r.seconds;
+    const runtime::stats& st = r.stats;
+    if (r.tasks != 0) {
+        auto add = [&](const std::string& k, unsigned long long v) { o.stats.emplace_back(k, v); };
+        add("workgroups", st.workgroups);
+        add("participants", st.participants);
+        add("subgroups", st.subgroups);
+        for (unsigned l = 0; l < runtime::num_levels; ++l) {
+            add(std::string("tasks_") + runtime::level_name(l), st.tasks[l]);
+        }
+        add("tasks_spawned", st.tasks_spawned);
+        add("partial_fronts", st.partial_fronts);
+        add("donations_to_workgroup", st.donations_to_workgroup);
+        add("donations_to_device", st.donations_to_device);
+        add("steal_requests", st.steal_requests);
+        add("steals_received", st.steals_received);
+        for (unsigned l = 0; l < runtime::num_levels; ++l) {
+            add(std::string("fronts_") + runtime::level_name(l), st.fronts[l]);
+        }
+        // The last launch's scoped-cache counters (zero without --memory-model scoped): where the
+        // modelled time of a tasks run goes.
+        add("flushes", st.flushes);
+        add("invalidations", st.invalidations);
+        add("lines_written_back", st.lines_written_back);
+        add("remote_ops", st.remote_ops);
+        add("cycles_total", st.cycles_total);
+        add("cycles_max_cu", st.cycles_max_cu);
+    }
+}
+
+} // namespace
 
 graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_t source,
                                          const graph_run_settings& s) {
@@ -40,13 +83,25 @@ graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_
     const graph::device_graph dg(g);
     graph_device_outcome out;
     if (s.algorithm == "bfs") {
-        out = graph_parts::bfs(dg.view(), source, o);
+        auto r = graph::compiled::bfs(dg.view(), source, o);
+        copy_counts(out, r);
+        out.levels = std::move(r.labels);
     } else if (s.algorithm == "sssp") {
-        out = graph_parts::sssp(dg.view(), source, o);
+        auto r = graph::compiled::sssp(dg.view(), source, o);
+        copy_counts(out, r);
+        out.distances.assign(r.labels.begin(), r.labels.end());
     } else if (s.algorithm == "pagerank") {
-        out = graph_parts::pagerank(dg.view(), s, o);
+        graph::pagerank_options p;
+        p.damping = s.damping;
+        p.iterations = s.iterations;
+        p.tolerance = s.tolerance;
+        auto r = graph::compiled::pagerank(dg.view(), p, o);
+        copy_counts(out, r);
+        out.ranks = std::move(r.labels);
     } else if (s.algorithm == "color") {
-        out = graph_parts::color(dg.view(), o);
+        auto r = graph::compiled::color(dg.view(), o);
+        copy_counts(out, r);
+        out.colors = std::move(r.labels);
     } else {
         throw error("canopy graph: unknown algorithm '" + s.algorithm +
                     "' (valid: bfs, sssp, pagerank, color)");

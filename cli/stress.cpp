@@ -39,11 +39,13 @@
 #include "canopy/sync/ticket_mutex.hpp"
 #include "canopy/sync/xf_barrier.hpp"
 #include "canopy/workloads/checked_tasks.hpp"
+#include "canopy/workloads/graph/compiled_runs.hpp"
 #include "canopy/workloads/graph/generate.hpp"
 #include "canopy/workloads/graph/problems.hpp"
 #include "canopy/workloads/graph/reference.hpp"
 #include "canopy/workloads/graph/strategies.hpp"
 #include "canopy/workloads/graph/validate.hpp"
+#include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 #include "commands.hpp"
 
@@ -114,7 +116,7 @@ std::string run_uts(rt::policy p) {
     static const uts::counts expected = uts::traverse_sequential(params);
     rt::config c = uts::default_config(p, 32);
     c.queues = g_queues;
-    const uts::runtime_result r = uts::traverse_runtime(params, c);
+    const uts::runtime_result r = uts::compiled::traverse_runtime(params, c);
     if (!(r.c == expected)) {
         return fmt::format("UTS counts nodes={} leaves={} depth={} (the sequential reference: {} {} {})",
                            r.c.nodes, r.c.leaves, r.c.depth, expected.nodes, expected.leaves, expected.depth);
@@ -137,7 +139,7 @@ std::string run_bfs(rt::policy p) {
         o.tasks.order = rt::task_order::lifo; // the locked core is depth-first only
     }
     const g::device_graph dg(graph);
-    const auto r = g::run<g::bfs_problem>(dg.view(), source, o);
+    const auto r = g::compiled::bfs(dg.view(), source, o);
     const auto cmp = g::compare_levels(expected.level, r.labels);
     if (!cmp.ok()) {
         return "BFS levels differ from the reference: " + cmp.summary();

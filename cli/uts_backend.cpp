@@ -7,6 +7,7 @@
 #include "backend.hpp"
 #include "canopy/platform/platform.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 
 #if defined(CANOPY_BACKEND_CPU)
@@ -86,8 +87,8 @@ uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_setting
     runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
     c.queues = runtime::parse_queue_design(s.queues);
     c.device_rings = s.device_rings;
-    const uts::runtime_result r =
-        s.joins ? uts::traverse_runtime_joins(p, c, s.join_records) : uts::traverse_runtime(p, c);
+    const uts::runtime_result r = s.joins ? uts::compiled::traverse_runtime_joins(p, c, s.join_records)
+                                          : uts::compiled::traverse_runtime(p, c);
     uts_outcome o;
     o.seconds = r.stats.seconds;
     o.nodes = r.c.nodes;

@@ -25,6 +25,7 @@
 #include "canopy/sync/mutex.hpp"
 #include "canopy/sync/persistent.hpp"
 #include "canopy/sync/xf_barrier.hpp"
+#include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 
 namespace {
@@ -242,7 +243,7 @@ TEST_P(ParallelTsanUts, SmallTreesExact) {
         rt::config c;
         c.policy = GetParam();
         c.block = 64;
-        const auto r = uts::traverse_runtime(p, c);
+        const auto r = uts::compiled::traverse_runtime(p, c);
         EXPECT_EQ(r.c, want);
         EXPECT_EQ(r.stats.tasks_spawned + 1, r.stats.total_tasks());
     }

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "canopy/workloads/graph/compiled_runs.hpp"
 #include "canopy/workloads/graph/generate.hpp"
 #include "canopy/workloads/graph/reference.hpp"
 #include "canopy/workloads/graph/strategies.hpp"
@@ -33,12 +34,12 @@ TEST(GpuGraph, BfsAndSsspMatchTheOraclesAndGraph500Rules) {
     const g::sssp_result sref = g::reference_sssp(weighted, source);
     for (g::strategy s : g::all_strategies) {
         SCOPED_TRACE(g::to_string(s));
-        const auto b = g::run<g::bfs_problem>(dg.view(), source, graph_options(s));
+        const auto b = g::compiled::bfs(dg.view(), source, graph_options(s));
         EXPECT_TRUE(g::compare_levels(bref.level, b.labels).ok())
             << g::compare_levels(bref.level, b.labels).summary();
         EXPECT_TRUE(g::validate_bfs(gr, source, b.labels).ok())
             << g::validate_bfs(gr, source, b.labels).summary();
-        const auto d = g::run<g::sssp_problem>(dw.view(), source, graph_options(s));
+        const auto d = g::compiled::sssp(dw.view(), source, graph_options(s));
         EXPECT_TRUE(g::compare_distances(sref.distance, d.labels).ok())
             << g::compare_distances(sref.distance, d.labels).summary();
         EXPECT_TRUE(g::validate_sssp(weighted, source, d.labels).ok())

@@ -6,6 +6,7 @@
 
 #include "canopy/workloads/graph/coloring.hpp"
 #include "canopy/workloads/graph/coloring_reference.hpp"
+#include "canopy/workloads/graph/compiled_runs.hpp"
 #include "canopy/workloads/graph/generate.hpp"
 #include "canopy/workloads/graph/pagerank.hpp"
 #include "canopy/workloads/graph/pagerank_reference.hpp"
@@ -33,7 +34,7 @@ TEST(GpuGraph, PageRankWithinItsBoundAndColouringProper) {
     const std::vector<double> exact = g::reference_pagerank(gr, p.damping);
     for (g::strategy s : g::all_strategies) {
         SCOPED_TRACE(g::to_string(s));
-        const auto r = g::run_pagerank(dg.view(), p, graph_options(s));
+        const auto r = g::compiled::pagerank(dg.view(), p, graph_options(s));
         if (s == g::strategy::tasks) {
             EXPECT_LE(g::l1_distance(exact, r.labels),
                       g::pagerank_tasks_bound(gr, p.damping, g::pagerank_tasks_default_tolerance));
@@ -43,7 +44,7 @@ TEST(GpuGraph, PageRankWithinItsBoundAndColouringProper) {
                 g::reference_pagerank_fixed(gr, p.damping, p.iterations, p.tolerance);
             EXPECT_EQ(r.labels, g::ranks_to_double(ref.rank));
         }
-        const auto c = g::run_color(dg.view(), graph_options(s));
+        const auto c = g::compiled::color(dg.view(), graph_options(s));
         const auto v = g::validate_coloring(gr, c.labels);
         EXPECT_TRUE(v.ok) << v.message;
         EXPECT_EQ(c.labels,

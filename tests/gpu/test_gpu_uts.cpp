@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/params.hpp"
 #include "canopy/workloads/uts/reference.hpp"
 #include "canopy/workloads/uts/runtime.hpp"
@@ -26,8 +27,8 @@ TEST(GpuUts, TreesMatchThePublishedCounts) {
         const uts::sample_tree* s = uts::find_sample_tree(t);
         ASSERT_NE(s, nullptr);
         ASSERT_TRUE(s->expected.known());
-        const auto r =
-            uts::traverse_runtime(uts::sample_params(t), uts::default_config(rt::policy::hrf_indirect));
+        const auto r = uts::compiled::traverse_runtime(uts::sample_params(t),
+                                                       uts::default_config(rt::policy::hrf_indirect));
         EXPECT_EQ(r.c.nodes, s->expected.nodes);
         EXPECT_EQ(r.c.leaves, s->expected.leaves);
         EXPECT_EQ(r.c.depth, s->expected.depth);
@@ -41,7 +42,7 @@ TEST(GpuUts, TreesMatchThePublishedCounts) {
         rt::config c = uts::default_config(k.policy);
         c.queues = k.queues;
         c.device_rings = k.device_rings;
-        EXPECT_EQ(uts::traverse_runtime(uts::sample_params(t), c).c, want);
+        EXPECT_EQ(uts::compiled::traverse_runtime(uts::sample_params(t), c).c, want);
     }
 }
 
@@ -56,7 +57,7 @@ TEST(GpuUts, UnpublishedTreesMatchTheSequentialReference) {
     for (const std::string& f : flags) {
         SCOPED_TRACE(f);
         const uts::params p = uts::parse_flags(uts::split_flags(f));
-        EXPECT_EQ(uts::traverse_runtime(p, uts::default_config(rt::policy::hrf_indirect)).c,
+        EXPECT_EQ(uts::compiled::traverse_runtime(p, uts::default_config(rt::policy::hrf_indirect)).c,
                   uts::traverse_sequential(p));
     }
 }

@@ -11,6 +11,7 @@
 
 #include "../common/emu_test.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/graph/compiled_runs.hpp"
 #include "canopy/workloads/graph/generate.hpp"
 #include "canopy/workloads/graph/reference.hpp"
 #include "canopy/workloads/graph/strategies.hpp"
@@ -238,7 +239,7 @@ template <class P> std::uint64_t grid_tasks(const g::csr_graph& graph, rt::task_
     o.tasks.order = order;
     o.tasks_delta = delta;
     const g::device_graph dg(graph);
-    const auto r = g::run<P>(dg.view(), 0, o);
+    const auto r = g::compiled::run<P>(dg.view(), 0, o);
     if constexpr (std::is_same_v<P, g::bfs_problem>) {
         const auto cmp = g::compare_levels(g::reference_bfs(graph, 0).level, r.labels);
         EXPECT_TRUE(cmp.ok()) << cmp.summary();

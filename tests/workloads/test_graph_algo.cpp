@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/emu_test.hpp"
+#include "canopy/workloads/graph/compiled_runs.hpp"
 #include "canopy/workloads/graph/generate.hpp"
 #include "canopy/workloads/graph/load.hpp"
 #include "canopy/workloads/graph/reference.hpp"
@@ -35,7 +36,7 @@ g::run_options opts(g::strategy s, rt::policy p = rt::policy::hrf_indirect) {
 /// BFS from `source` on the device, checked against the oracle and Graph500's rules; returns the run.
 g::run_result<std::uint32_t> check_bfs(const g::csr_graph& gr, g::vertex_id source, const g::run_options& o) {
     const g::device_graph dg(gr);
-    auto r = g::run<g::bfs_problem>(dg.view(), source, o);
+    auto r = g::compiled::bfs(dg.view(), source, o);
     const g::bfs_result ref = g::reference_bfs(gr, source);
     const auto cmp = g::compare_levels(ref.level, r.labels);
     EXPECT_TRUE(cmp.ok()) << g::to_string(o.how) << ": " << cmp.summary();
@@ -57,7 +58,7 @@ g::run_result<std::uint32_t> check_bfs(const g::csr_graph& gr, g::vertex_id sour
 g::run_result<g::distance_t> check_sssp(const g::csr_graph& gr, g::vertex_id source,
                                         const g::run_options& o) {
     const g::device_graph dg(gr);
-    auto r = g::run<g::sssp_problem>(dg.view(), source, o);
+    auto r = g::compiled::sssp(dg.view(), source, o);
     const g::sssp_result ref = g::reference_sssp(gr, source);
     const auto cmp = g::compare_distances(ref.distance, r.labels);
     EXPECT_TRUE(cmp.ok()) << g::to_string(o.how) << ": " << cmp.summary();
@@ -219,7 +220,7 @@ TEST(GraphTeeth, WorkGroupScopeLabelsAreCaught) {
         std::string out;
         try {
             const g::device_graph dg(gr);
-            const auto r = g::run<g::sssp_problem>(dg.view(), gr.max_degree_vertex(), ro);
+            const auto r = g::compiled::sssp(dg.view(), gr.max_degree_vertex(), ro);
             const auto cmp = g::compare_distances(ref.distance, r.labels);
             if (!cmp.ok()) {
                 out = cmp.summary();

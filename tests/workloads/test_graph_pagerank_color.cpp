@@ -14,6 +14,7 @@
 #include "../common/emu_test.hpp"
 #include "canopy/workloads/graph/coloring.hpp"
 #include "canopy/workloads/graph/coloring_reference.hpp"
+#include "canopy/workloads/graph/compiled_runs.hpp"
 #include "canopy/workloads/graph/generate.hpp"
 #include "canopy/workloads/graph/load.hpp"
 #include "canopy/workloads/graph/pagerank.hpp"
@@ -37,7 +38,7 @@ g::run_options opts(g::strategy s, rt::policy p = rt::policy::hrf_indirect) {
 g::run_result<double> check_pagerank(const g::csr_graph& gr, const g::pagerank_options& p,
                                      const g::run_options& o) {
     const g::device_graph dg(gr);
-    auto r = g::run_pagerank(dg.view(), p, o);
+    auto r = g::compiled::pagerank(dg.view(), p, o);
     const std::vector<double> exact = g::reference_pagerank(gr, p.damping);
     const double dist = g::l1_distance(exact, r.labels);
     if (o.how == g::strategy::tasks) {
@@ -59,7 +60,7 @@ g::run_result<double> check_pagerank(const g::csr_graph& gr, const g::pagerank_o
 
 g::run_result<std::uint32_t> check_color(const g::csr_graph& gr, const g::run_options& o) {
     const g::device_graph dg(gr);
-    auto r = g::run_color(dg.view(), o);
+    auto r = g::compiled::color(dg.view(), o);
     const auto val = g::validate_coloring(gr, r.labels);
     EXPECT_TRUE(val.ok) << g::to_string(o.how) << ": " << val.message;
     if (o.how == g::strategy::tasks) {
@@ -224,13 +225,13 @@ TEST(GraphPageRankColorTeeth, OptionsAreChecked) {
     const g::device_graph dg(gr);
     g::pagerank_options p;
     p.damping = 1.0;
-    EXPECT_THROW(g::run_pagerank(dg.view(), p), canopy::error);
+    EXPECT_THROW(g::compiled::pagerank(dg.view(), p), canopy::error);
     p = {};
     p.tolerance = -1;
-    EXPECT_THROW(g::run_pagerank(dg.view(), p), canopy::error);
+    EXPECT_THROW(g::compiled::pagerank(dg.view(), p), canopy::error);
     p = {};
     p.iterations = 0;
-    EXPECT_THROW(g::run_pagerank(dg.view(), p), canopy::error);
+    EXPECT_THROW(g::compiled::pagerank(dg.view(), p), canopy::error);
 }
 
 } // namespace

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/emu_test.hpp"
+#include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 
 namespace {
@@ -183,7 +184,7 @@ class UtsRuntimePolicy : public ::testing::TestWithParam<rt::policy> {};
 
 TEST_P(UtsRuntimePolicy, DefaultTreeExactOnTheScopedCacheModel) {
     canopy::test::for_seeds(scm(), 6, [&] {
-        const auto r = uts::traverse_runtime(uts::params{}, cfg(GetParam()));
+        const auto r = uts::compiled::traverse_runtime(uts::params{}, cfg(GetParam()));
         expect_counts(r.c, 1732, 6, 1050);
         ASSERT_GE(r.stats.total_tasks(), 1732u);
     });
@@ -195,7 +196,7 @@ TEST_P(UtsRuntimePolicy, DefaultTreeExactOnTheTimedScopedCacheModelOfHrf8) {
     o.memory_model = canopy::emu::memory_model_kind::scoped;
     o.timed = true;
     canopy::test::for_seeds(o, 2, [&] {
-        const auto r = uts::traverse_runtime(uts::params{}, uts::default_config(GetParam()));
+        const auto r = uts::compiled::traverse_runtime(uts::params{}, uts::default_config(GetParam()));
         expect_counts(r.c, 1732, 6, 1050);
         EXPECT_GT(r.stats.cycles_makespan, 0u);
         EXPECT_LE(r.stats.cycles_makespan, r.stats.cycles_total + 1732ull * 6 * uts::sha1_model_cycles);
@@ -208,7 +209,7 @@ TEST_P(UtsRuntimePolicy, SmallBinomialTreeWithRangesExactOnTheScopedCacheModel) 
     const uts::counts want = uts::traverse_sequential(p);
     ASSERT_GT(want.nodes, 40u);
     canopy::test::for_seeds(scm(), 3, [&] {
-        const auto r = uts::traverse_runtime(p, cfg(GetParam()));
+        const auto r = uts::compiled::traverse_runtime(p, cfg(GetParam()));
         EXPECT_EQ(r.c, want);
     });
 }
@@ -220,8 +221,8 @@ TEST_P(UtsRuntimePolicy, SmallGeoHybridTreesExactOnTheScopedCacheModel) {
         SCOPED_TRACE(flags);
         const uts::params p = uts::parse_flags(flags);
         const uts::counts want = uts::traverse_sequential(p);
-        canopy::test::for_seeds(scm(), 2,
-                                [&] { EXPECT_EQ(uts::traverse_runtime(p, cfg(GetParam())).c, want); });
+        canopy::test::for_seeds(
+            scm(), 2, [&] { EXPECT_EQ(uts::compiled::traverse_runtime(p, cfg(GetParam())).c, want); });
     }
 }
 
@@ -233,8 +234,9 @@ TEST_P(UtsRuntimePolicy, JoinModeIsExactOnTheScopedCacheModel) {
         SCOPED_TRACE(flags);
         const uts::params p = uts::parse_flags(flags);
         const uts::counts want = uts::traverse_sequential(p);
-        canopy::test::for_seeds(
-            scm(), 2, [&] { EXPECT_EQ(uts::traverse_runtime_joins(p, cfg(GetParam()), 4096).c, want); });
+        canopy::test::for_seeds(scm(), 2, [&] {
+            EXPECT_EQ(uts::compiled::traverse_runtime_joins(p, cfg(GetParam()), 4096).c, want);
+        });
     }
 }
 
@@ -250,7 +252,7 @@ INSTANTIATE_TEST_SUITE_P(Policies, UtsRuntimePolicy, ::testing::ValuesIn(rt::all
 TEST(UtsJoins, TooFewRecordsIsReportedNamingTheFlag) {
     canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
     try {
-        (void)uts::traverse_runtime_joins(uts::params{}, cfg(rt::policy::hrf_indirect), 4);
+        (void)uts::compiled::traverse_runtime_joins(uts::params{}, cfg(rt::policy::hrf_indirect), 4);
         ADD_FAILURE() << "the default tree by joins with 4 records succeeded";
     } catch (const canopy::error& e) {
         EXPECT_NE(std::string(e.what()).find("--join-records"), std::string::npos) << e.what();
@@ -259,8 +261,8 @@ TEST(UtsJoins, TooFewRecordsIsReportedNamingTheFlag) {
 
 TEST(UtsJoins, DefaultTreeByJoinsMatchesTheAtomicCounts) {
     canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
-    expect_counts(uts::traverse_runtime_joins(uts::params{}, cfg(rt::policy::steal_emulated)).c, 1732, 6,
-                  1050);
+    expect_counts(uts::compiled::traverse_runtime_joins(uts::params{}, cfg(rt::policy::steal_emulated)).c,
+                  1732, 6, 1050);
 }
 
 TEST(UtsRuntimeParallel, T1ExactOnTheParallelScheduler) {
@@ -268,7 +270,8 @@ TEST(UtsRuntimeParallel, T1ExactOnTheParallelScheduler) {
     o.memory_model = canopy::emu::memory_model_kind::coherent;
     o.watchdog_seconds = 30.0;
     canopy::emu::scoped_options scoped(o);
-    const auto r = uts::traverse_runtime(uts::sample_params("T1"), cfg(rt::policy::hrf_indirect, 64));
+    const auto r =
+        uts::compiled::traverse_runtime(uts::sample_params("T1"), cfg(rt::policy::hrf_indirect, 64));
     expect_counts(r.c, 4130071, 10, 3305118);
     EXPECT_EQ(r.stats.tasks_spawned + 1, r.stats.total_tasks());
 }
@@ -278,11 +281,13 @@ TEST(UtsRuntimeParallel, T3AndT5ExactOnTheParallelScheduler) {
     o.memory_model = canopy::emu::memory_model_kind::coherent;
     o.watchdog_seconds = 30.0;
     canopy::emu::scoped_options scoped(o);
+    expect_counts(uts::compiled::traverse_runtime(uts::sample_params("T3"),
+                                                  uts::default_config(rt::policy::steal_emulated))
+                      .c,
+                  4112897, 1572, 3599034);
     expect_counts(
-        uts::traverse_runtime(uts::sample_params("T3"), uts::default_config(rt::policy::steal_emulated)).c,
-        4112897, 1572, 3599034);
-    expect_counts(
-        uts::traverse_runtime(uts::sample_params("T5"), uts::default_config(rt::policy::hrf_direct)).c,
+        uts::compiled::traverse_runtime(uts::sample_params("T5"), uts::default_config(rt::policy::hrf_direct))
+            .c,
         4147582, 20, 2181318);
 }
 

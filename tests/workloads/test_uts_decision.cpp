@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/emu_test.hpp"
+#include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 
 namespace {
@@ -272,14 +273,14 @@ TEST(UtsDecision, BeyondTheTableIsAnError) {
     c.policy = rt::policy::hrf_indirect;
     c.block = 32;
     try {
-        (void)uts::traverse_runtime(p, c, uts::sha1_model_cycles, 3);
+        (void)uts::compiled::traverse_runtime(p, c, uts::sha1_model_cycles, 3);
         FAIL() << "a node deeper than the table did not fail the run";
     } catch (const canopy::error& e) {
         EXPECT_NE(std::string(e.what()).find("deeper than the child-count table"), std::string::npos)
             << e.what();
     }
     // With the default bound the same tree runs, exactly.
-    EXPECT_EQ(uts::traverse_runtime(p, c).c, want);
+    EXPECT_EQ(uts::compiled::traverse_runtime(p, c).c, want);
 }
 
 TEST(UtsDecision, RuntimeCountsEqualTheReferenceOnCornerTrees) {
@@ -299,7 +300,7 @@ TEST(UtsDecision, RuntimeCountsEqualTheReferenceOnCornerTrees) {
             rt::config c;
             c.policy = rt::policy::hrf_indirect;
             c.block = 32;
-            EXPECT_EQ(uts::traverse_runtime(p, c).c, want);
+            EXPECT_EQ(uts::compiled::traverse_runtime(p, c).c, want);
         });
     }
 }

@@ -1,0 +1,32 @@
+// UTS's traversals on the task runtime, compiled once for the whole build (canopy_uts_runs), for the
+// canopy command, the benches and the tests.
+//
+// Why: traverse_runtime and traverse_runtime_joins are inline functions in the headers, so every source
+// that called them instantiated the runtime's scheduler and the node tasks again (the command, three
+// benches, four test sources). Here they are compiled in two sources, and each caller compiles a call.
+// The same reasoning as canopy/workloads/graph/compiled_runs.hpp.
+//
+// Internal to the build: not installed. The installed package keeps the header-only traversals
+// (canopy/workloads/uts/runtime.hpp, joins.hpp), which these only forward to.
+#pragma once
+
+#include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/uts/decision.hpp"
+#include "canopy/workloads/uts/joins.hpp"
+#include "canopy/workloads/uts/params.hpp"
+#include "canopy/workloads/uts/runtime.hpp"
+
+namespace canopy::workloads::uts::compiled {
+
+/// uts::traverse_runtime(p, cfg, hash_cycles, max_table_rows).
+runtime_result traverse_runtime(const params& p, const runtime::config& cfg,
+                                unsigned hash_cycles = sha1_model_cycles,
+                                unsigned max_table_rows = default_max_rows);
+
+/// uts::traverse_runtime_joins(p, cfg, records, hash_cycles, max_table_rows).
+runtime_result traverse_runtime_joins(const params& p, const runtime::config& cfg,
+                                      unsigned records = default_join_records,
+                                      unsigned hash_cycles = sha1_model_cycles,
+                                      unsigned max_table_rows = default_max_rows);
+
+} // namespace canopy::workloads::uts::compiled
