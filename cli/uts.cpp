@@ -4,8 +4,10 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <exception>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -15,7 +17,9 @@
 
 #include "commands.hpp"
 #include "heartbeat.hpp"
+#include "mpi_world.hpp"
 #include "uts_backend.hpp"
+#include "uts_ranks.hpp"
 
 namespace canopy::cli {
 
@@ -30,7 +34,8 @@ struct uts_options {
     unsigned device_rings = 0;
     unsigned block = 64;
     bool joins = false;
-    unsigned join_records = 1u << 20; // uts::default_join_records
+    unsigned join_records = 1u << 20;     // uts::default_join_records
+    std::uint64_t round_nodes = 1u << 16; // under mpirun: uts::default_round_budget
     bool reference = false, check = false, json = false, list = false;
     emulator_settings emu;
     bool emulated = false;
@@ -129,12 +134,36 @@ int run_uts_command(const uts_options& o) {
                    "reference: drop one, or use --check to run both\nRun 'canopy uts --help' for usage.\n");
         return 2;
     }
+    // Under mpirun: one rank per process, the tree in scale-out rounds (docs/scale-out.md).
+    const int launched = mpi::launched_size();
+    if (launched > 1 && !mpi::built()) {
+        fmt::print(
+            stderr,
+            "canopy uts: started by mpirun as one of {} ranks, but this canopy was built without MPI, so "
+            "every rank would traverse the whole tree: install Open MPI (tools/deps.sh installs "
+            "libopenmpi-dev and openmpi-bin) and configure again, or run canopy without mpirun\n",
+            launched);
+        return 2;
+    }
+    const bool ranked = launched > 0 && mpi::built();
+    if (ranked && o.joins) {
+        fmt::print(stderr,
+                   "canopy uts: --joins counts the whole tree in one launch, which ranks cannot share: "
+                   "under mpirun, drop --joins\nRun 'canopy uts --help' for usage.\n");
+        return 2;
+    }
     if (o.emulated) {
         configure_emulator(o.emu);
     }
+    std::optional<mpi::session> world;
+    if (ranked) {
+        world.emplace();
+    }
+    const bool lead = !world || world->rank() == 0; // the rank that reports
 
     uts_outcome ref, run;
-    const bool want_ref = o.reference || o.check;
+    uts_ranks_outcome ranks;
+    const bool want_ref = (o.reference || o.check) && lead;
     const bool want_run = !o.reference || o.check;
     if (want_ref) {
         progress_line line;
@@ -143,8 +172,13 @@ int run_uts_command(const uts_options& o) {
         });
     }
     if (want_run) {
-        heartbeat hb("canopy uts", fmt::format("{} on the runtime ({})", t.name, o.policy),
-                     std::chrono::seconds(1));
+        std::optional<heartbeat> hb;
+        if (lead) {
+            hb.emplace("canopy uts",
+                       world ? fmt::format("{} on {} ranks ({})", t.name, world->size(), o.policy)
+                             : fmt::format("{} on the runtime ({})", t.name, o.policy),
+                       std::chrono::seconds(1));
+        }
         uts_runtime_settings s;
         s.policy = o.policy;
         s.queues = o.queues;
@@ -152,7 +186,31 @@ int run_uts_command(const uts_options& o) {
         s.block = o.block;
         s.joins = o.joins;
         s.join_records = o.join_records;
-        run = run_uts_runtime(spec, s);
+        if (world) {
+            try {
+                ranks = run_uts_ranks(spec, s, *world, o.round_nodes);
+            } catch (const std::exception& e) {
+                world->abort(e.what()); // the other ranks would wait for this one for ever
+            }
+            run = ranks.total;
+            run.stats = {{"rounds", ranks.rounds},
+                         {"nodes_moved", ranks.moved},
+                         {"round_nodes", o.round_nodes},
+                         {"critical_path_nodes", ranks.critical_nodes},
+                         {"frontier_nodes", ranks.frontier_nodes}};
+        } else {
+            run = run_uts_runtime(spec, s);
+        }
+    }
+    if (!lead) {
+        // The lead rank reports; the others only agree on the exit code (the counts are on every rank,
+        // so each can tell a wrong total by itself).
+        bool ok = true;
+        if (want_run && t.has_expected) {
+            ok = run.nodes == t.expected_nodes && run.leaves == t.expected_leaves &&
+                 run.depth == t.expected_depth;
+        }
+        return world->all(ok) ? 0 : 1;
     }
 
     std::vector<std::string> diffs;
@@ -178,6 +236,15 @@ int run_uts_command(const uts_options& o) {
             j["speedup_over_reference"] =
                 ref.seconds > 0 && run.seconds > 0 ? ref.seconds / run.seconds : 0.0;
         }
+        j["ranks"] = world ? world->size() : 1;
+        if (world) {
+            j["scale_out"] = {{"rounds", ranks.rounds},
+                              {"nodes_moved", ranks.moved},
+                              {"round_nodes", o.round_nodes},
+                              {"nodes_per_rank", ranks.nodes_per_rank},
+                              {"critical_path_nodes", ranks.critical_nodes},
+                              {"frontier_nodes", ranks.frontier_nodes}};
+        }
         j["ok"] = diffs.empty();
         if (!diffs.empty()) {
             j["differences"] = diffs;
@@ -192,6 +259,15 @@ int run_uts_command(const uts_options& o) {
                 fmt::print("\n");
             }
             print_text(t, run, o.policy, o.joins);
+            if (world) {
+                std::string per;
+                for (const auto n : ranks.nodes_per_rank) {
+                    per += fmt::format(" {}", n);
+                }
+                fmt::print(
+                    "ranks     {} ({} rounds of up to {} nodes a rank; {} nodes moved; nodes per rank:{})\n",
+                    world->size(), ranks.rounds, o.round_nodes, ranks.moved, per);
+            }
         }
         if (o.check && diffs.empty()) {
             fmt::print("check     OK: the runtime matches the sequential reference (runtime / reference "
@@ -207,9 +283,11 @@ int run_uts_command(const uts_options& o) {
         for (const auto& d : diffs) {
             fmt::print(stderr, "canopy uts: MISMATCH {}\n", d);
         }
+    }
+    if (world && !world->all(diffs.empty())) {
         return 1;
     }
-    return 0;
+    return diffs.empty() ? 0 : 1;
 }
 
 } // namespace
@@ -258,6 +336,11 @@ action add_uts(CLI::App& app) {
                     "most 2^24, 3.4 GiB)")
         ->default_val(o->join_records)
         ->check(CLI::Range(1u, 1u << 24));
+    sub->add_option("--round-nodes", o->round_nodes,
+                    "under mpirun (one rank per process): nodes a rank runs in a round before the ranks even "
+                    "out their frontiers (docs/scale-out.md)")
+        ->default_val(o->round_nodes)
+        ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
     sub->add_flag("--reference", o->reference, "run the sequential reference traversal instead");
     sub->add_flag("--check", o->check, "run both and fail on any difference");
     sub->add_flag("--json", o->json, "print one JSON object");

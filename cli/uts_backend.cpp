@@ -2,6 +2,7 @@
 #include "uts_backend.hpp"
 
 #include <chrono>
+#include <cstring>
 #include <string>
 
 #include "backend.hpp"
@@ -79,6 +80,44 @@ uts_outcome run_uts_reference(const uts_tree_spec& spec,
     o.nodes = c.nodes;
     o.leaves = c.leaves;
     o.depth = c.depth;
+    return o;
+}
+
+static_assert(sizeof(uts::node_payload) == uts_node_words * sizeof(std::uint32_t),
+              "a frontier node is uts_node_words words");
+
+namespace {
+std::vector<std::uint32_t> to_words(const std::vector<uts::node_payload>& nodes) {
+    std::vector<std::uint32_t> w(nodes.size() * uts_node_words);
+    if (!nodes.empty()) {
+        std::memcpy(w.data(), nodes.data(), w.size() * sizeof(std::uint32_t));
+    }
+    return w;
+}
+} // namespace
+
+std::vector<std::uint32_t> uts_root_frontier(const uts_tree_spec& spec) {
+    return to_words({uts::root_payload(params_of(spec))});
+}
+
+uts_round_outcome run_uts_round(const uts_tree_spec& spec, const uts_runtime_settings& s,
+                                const std::vector<std::uint32_t>& frontier, std::uint64_t budget) {
+    if (frontier.size() % uts_node_words != 0) {
+        throw error("canopy uts: a frontier is whole nodes of " + std::to_string(uts_node_words) + " words");
+    }
+    std::vector<uts::node_payload> seeds(frontier.size() / uts_node_words);
+    if (!seeds.empty()) {
+        std::memcpy(seeds.data(), frontier.data(), frontier.size() * sizeof(std::uint32_t));
+    }
+    runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
+    c.queues = runtime::parse_queue_design(s.queues);
+    c.device_rings = s.device_rings;
+    const uts::round_result r = uts::compiled::traverse_round(params_of(spec), c, seeds, budget);
+    uts_round_outcome o;
+    o.nodes = r.c.nodes;
+    o.leaves = r.c.leaves;
+    o.depth = r.c.depth;
+    o.frontier = to_words(r.frontier);
     return o;
 }
 

@@ -60,4 +60,19 @@ struct uts_runtime_settings {
 /// The runtime version on the configured backend (configure_emulator first on the emulator).
 uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_settings& s);
 
+/// Scale-out rounds (canopy/workloads/uts/rounds.hpp), in plain types: a node is uts_node_words words
+/// (its 20-byte state, height and type), which the host moves between ranks without reading.
+inline constexpr unsigned uts_node_words = 7;
+struct uts_round_outcome {
+    unsigned long long nodes = 0, leaves = 0;
+    int depth = 0;
+    std::vector<std::uint32_t> frontier; // the nodes the round handed back, uts_node_words each
+};
+/// The tree's root as a frontier of one node.
+std::vector<std::uint32_t> uts_root_frontier(const uts_tree_spec& spec);
+/// One round over `frontier` (uts_node_words per node): runs nodes until `budget` have started and
+/// hands the rest back.
+uts_round_outcome run_uts_round(const uts_tree_spec& spec, const uts_runtime_settings& s,
+                                const std::vector<std::uint32_t>& frontier, std::uint64_t budget);
+
 } // namespace canopy::cli

@@ -188,7 +188,7 @@ inline runtime_result traverse_runtime_joins(const params& p, const runtime::con
     const decision_table table = build_decision_table(p, max_table_rows);
     const device_buffer<std::uint32_t> table_words(table.words);
     runtime::join_pool<subtree_counts, fan_out> pool(records);
-    const join_args g{{p, counters.data(), table.view(table_words.data()), hash_cycles}, pool.view()};
+    const join_args g{{p, counters.data(), table.view(table_words.data()), hash_cycles, {}}, pool.view()};
     runtime::task_set<join_node_task, join_range_task, join_subtree_sum> ts{
         join_node_task{g}, join_range_task{g}, join_subtree_sum{g}};
     const node_state root = root_state(p.root_seed);

@@ -48,12 +48,42 @@ struct range_payload {
     unsigned lo, hi;    // child indices [lo, hi)
 };
 
+/// Scale-out rounds (rounds.hpp): a round counts nodes until `budget` have started, and hands every
+/// later node to the host (`out`) instead of running it, so that the host can move it to another rank
+/// or device before the next round. Off (started == nullptr) in every other traversal.
+struct round_limits {
+    unsigned long long* started = nullptr;   // nodes that asked to run this round (device memory)
+    unsigned long long budget = 0;           // the first `budget` of them run
+    node_payload* out = nullptr;             // the nodes handed back, in no particular order
+    unsigned long long* out_count = nullptr; // reservations in `out` (may pass `capacity`; 64 bits: no wrap)
+    unsigned capacity = 0;
+
+    /// True when node x was handed back (the task must not run it). Relaxed RMWs at device scope: which
+    /// nodes run this round and which wait for the next changes the schedule, never the counts, so the
+    /// budget needs no order; the host reads `out` after the launch has ended, which orders every store
+    /// before it. `out` full: the node runs here and now, so nothing is lost.
+    CANOPY_DEVICE bool hand_back(const node_payload& x) const {
+        if (atomic_ref<unsigned long long, scope::device>(*started).fetch_add(1, std::memory_order_relaxed) <
+            budget) {
+            return false;
+        }
+        const unsigned long long i =
+            atomic_ref<unsigned long long, scope::device>(*out_count).fetch_add(1, std::memory_order_relaxed);
+        if (i >= capacity) {
+            return false;
+        }
+        out[i] = x;
+        return true;
+    }
+};
+
 struct shared_args {
     params p;
     unsigned long long* counters; // count_slots x slot_words: [0] nodes, [1] leaves, [2] depth,
                                   // [3] 1 + the largest height beyond the decision table (0: none)
     decision_view table;          // child counts by height and random value (device memory)
     unsigned hash_cycles = sha1_model_cycles; // model_cycles per SHA-1 compression (emulator timing)
+    round_limits round;                       // rounds only (rounds.hpp)
 };
 
 struct node_task;
@@ -67,6 +97,9 @@ struct node_task {
     using payload = node_payload;
     shared_args a;
     template <class Ctx> CANOPY_DEVICE void operator()(const node_payload& x, Ctx& ctx) const {
+        if (a.round.started != nullptr && a.round.hand_back(x)) {
+            return; // the next round runs it, here or elsewhere
+        }
         node_state st;
         __builtin_memcpy(st.b, x.s, 20);
         const int n = decide_children(a.table, x.height, rng_rand(st));
@@ -128,6 +161,16 @@ CANOPY_DEVICE void spawn_children(Ctx& ctx, const shared_args& a, const std::uin
     }
 }
 
+/// The root's task payload.
+inline node_payload root_payload(const params& p) {
+    const node_state root = root_state(p.root_seed);
+    node_payload rp;
+    std::memcpy(rp.s, root.b, 20);
+    rp.height = 0;
+    rp.type = static_cast<int>(root_type(p));
+    return rp;
+}
+
 /// A runtime configuration with queues deep enough for the sample trees: a depth-first sub-group can
 /// hold many fronts (T3's binomial spine under a steal policy overflowed the default 32 private fronts).
 inline runtime::config default_config(runtime::policy pol, unsigned block = 64) {
@@ -147,6 +190,30 @@ struct runtime_result {
     std::uint32_t table_limit = 0; // heights it covers (open_ended: every height)
 };
 
+/// The counts in the device's count slots, added up; throws canopy::error when a node was deeper than
+/// the decision table (slot word 3), naming the table's reach.
+inline counts sum_counters(const device_buffer<unsigned long long>& counters, const decision_table& table,
+                           unsigned max_table_rows) {
+    const std::vector<unsigned long long> v = counters.to_vector();
+    counts c;
+    unsigned long long beyond = 0;
+    for (unsigned i = 0; i < count_slots; ++i) {
+        beyond = v[i * slot_words + 3] > beyond ? v[i * slot_words + 3] : beyond;
+        c.nodes += v[i * slot_words + 0];
+        c.leaves += v[i * slot_words + 1];
+        const int d = static_cast<int>(v[i * slot_words + 2]);
+        c.depth = d > c.depth ? d : c.depth;
+    }
+    if (beyond != 0) {
+        throw error("canopy uts: a node at height " + std::to_string(beyond - 1) +
+                    " is deeper than the child-count table, which covers heights 0 to " +
+                    std::to_string(table.limit - 1) + " (" + std::to_string(table.segments) +
+                    " rows, at most " + std::to_string(max_table_rows) +
+                    "): the tree is too deep for an exact decision on the device");
+    }
+    return c;
+}
+
 /// Traverses the tree of `p` on the runtime under `cfg` (the emulator's options are the caller's).
 /// `hash_cycles`: what one SHA-1 compression costs in the emulator's timing model (model_cycles).
 /// `max_table_rows`: decision.hpp's bound on the table; a node deeper than the table throws
@@ -162,34 +229,14 @@ inline runtime_result traverse_runtime(const params& p, const runtime::config& c
     counters.fill_zero();
     const decision_table table = build_decision_table(p, max_table_rows);
     const device_buffer<std::uint32_t> table_words(table.words);
-    const shared_args a{p, counters.data(), table.view(table_words.data()), hash_cycles};
+    const shared_args a{p, counters.data(), table.view(table_words.data()), hash_cycles, {}};
     runtime::task_set<node_task, range_task> ts{node_task{a}, range_task{a}};
-    const node_state root = root_state(p.root_seed);
-    node_payload rp;
-    std::memcpy(rp.s, root.b, 20);
-    rp.height = 0;
-    rp.type = static_cast<int>(root_type(p));
-    ts.seed<node_task>(rp);
+    ts.seed<node_task>(root_payload(p));
     runtime_result r;
     r.stats = ts.run(cfg);
     r.table_rows = table.segments;
     r.table_limit = table.limit;
-    const std::vector<unsigned long long> v = counters.to_vector();
-    unsigned long long beyond = 0;
-    for (unsigned i = 0; i < count_slots; ++i) {
-        beyond = v[i * slot_words + 3] > beyond ? v[i * slot_words + 3] : beyond;
-        r.c.nodes += v[i * slot_words + 0];
-        r.c.leaves += v[i * slot_words + 1];
-        const int d = static_cast<int>(v[i * slot_words + 2]);
-        r.c.depth = d > r.c.depth ? d : r.c.depth;
-    }
-    if (beyond != 0) {
-        throw error("canopy uts: a node at height " + std::to_string(beyond - 1) +
-                    " is deeper than the child-count table, which covers heights 0 to " +
-                    std::to_string(table.limit - 1) + " (" + std::to_string(table.segments) +
-                    " rows, at most " + std::to_string(max_table_rows) +
-                    "): the tree is too deep for an exact decision on the device");
-    }
+    r.c = sum_counters(counters, table, max_table_rows);
     return r;
 }
 

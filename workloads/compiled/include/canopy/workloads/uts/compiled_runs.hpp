@@ -10,10 +10,14 @@
 // (canopy/workloads/uts/runtime.hpp, joins.hpp), which these only forward to.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "canopy/runtime/runtime.hpp"
 #include "canopy/workloads/uts/decision.hpp"
 #include "canopy/workloads/uts/joins.hpp"
 #include "canopy/workloads/uts/params.hpp"
+#include "canopy/workloads/uts/rounds.hpp"
 #include "canopy/workloads/uts/runtime.hpp"
 
 namespace canopy::workloads::uts::compiled {
@@ -28,5 +32,16 @@ runtime_result traverse_runtime_joins(const params& p, const runtime::config& cf
                                       unsigned records = default_join_records,
                                       unsigned hash_cycles = sha1_model_cycles,
                                       unsigned max_table_rows = default_max_rows);
+
+/// uts::traverse_round(p, cfg, seeds, budget, capacity): one scale-out round.
+round_result traverse_round(const params& p, const runtime::config& cfg,
+                            const std::vector<node_payload>& seeds,
+                            std::uint64_t budget = default_round_budget,
+                            unsigned capacity = default_frontier_capacity);
+
+/// uts::traverse_ranks_in_process(p, cfg, ranks, budget, capacity).
+ranks_result traverse_ranks_in_process(const params& p, const runtime::config& cfg, unsigned ranks,
+                                       std::uint64_t budget = default_round_budget,
+                                       unsigned capacity = default_frontier_capacity);
 
 } // namespace canopy::workloads::uts::compiled
