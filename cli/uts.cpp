@@ -36,6 +36,7 @@ struct uts_options {
     bool joins = false;
     unsigned join_records = 1u << 20;     // uts::default_join_records
     std::uint64_t round_nodes = 1u << 16; // under mpirun: uts::default_round_budget
+    unsigned devices = 0;                 // --devices: emulated devices in rounds (0: one launch)
     bool reference = false, check = false, json = false, list = false;
     emulator_settings emu;
     bool emulated = false;
@@ -146,6 +147,14 @@ int run_uts_command(const uts_options& o) {
         return 2;
     }
     const bool ranked = launched > 0 && mpi::built();
+    if (o.devices > 0 && (ranked || o.joins)) {
+        fmt::print(stderr,
+                   "canopy uts: --devices runs the tree in rounds over emulated devices in this process{}: "
+                   "drop one\nRun 'canopy uts --help' for usage.\n",
+                   ranked ? ", and under mpirun each rank is a device already"
+                          : ", which --joins cannot share");
+        return 2;
+    }
     if (ranked && o.joins) {
         fmt::print(stderr,
                    "canopy uts: --joins counts the whole tree in one launch, which ranks cannot share: "
@@ -192,12 +201,20 @@ int run_uts_command(const uts_options& o) {
             } catch (const std::exception& e) {
                 world->abort(e.what()); // the other ranks would wait for this one for ever
             }
+        } else if (o.devices > 0) {
+            ranks = run_uts_devices(spec, s, o.devices, o.round_nodes);
+        }
+        if (world || o.devices > 0) {
             run = ranks.total;
             run.stats = {{"rounds", ranks.rounds},
                          {"nodes_moved", ranks.moved},
                          {"round_nodes", o.round_nodes},
                          {"critical_path_nodes", ranks.critical_nodes},
                          {"frontier_nodes", ranks.frontier_nodes}};
+            if (ranks.critical_cycles != 0) {
+                run.stats.emplace_back("critical_path_cycles", ranks.critical_cycles);
+                run.stats.emplace_back("device_cycles", ranks.device_cycles);
+            }
         } else {
             run = run_uts_runtime(spec, s);
         }
@@ -237,13 +254,18 @@ int run_uts_command(const uts_options& o) {
                 ref.seconds > 0 && run.seconds > 0 ? ref.seconds / run.seconds : 0.0;
         }
         j["ranks"] = world ? world->size() : 1;
-        if (world) {
+        j["devices"] = o.devices > 0 ? o.devices : 1;
+        if (world || o.devices > 0) {
             j["scale_out"] = {{"rounds", ranks.rounds},
                               {"nodes_moved", ranks.moved},
                               {"round_nodes", o.round_nodes},
                               {"nodes_per_rank", ranks.nodes_per_rank},
                               {"critical_path_nodes", ranks.critical_nodes},
                               {"frontier_nodes", ranks.frontier_nodes}};
+            if (ranks.critical_cycles != 0) {
+                j["scale_out"]["critical_path_cycles"] = ranks.critical_cycles;
+                j["scale_out"]["device_cycles"] = ranks.device_cycles;
+            }
         }
         j["ok"] = diffs.empty();
         if (!diffs.empty()) {
@@ -259,14 +281,21 @@ int run_uts_command(const uts_options& o) {
                 fmt::print("\n");
             }
             print_text(t, run, o.policy, o.joins);
-            if (world) {
+            if (world || o.devices > 0) {
                 std::string per;
                 for (const auto n : ranks.nodes_per_rank) {
                     per += fmt::format(" {}", n);
                 }
-                fmt::print(
-                    "ranks     {} ({} rounds of up to {} nodes a rank; {} nodes moved; nodes per rank:{})\n",
-                    world->size(), ranks.rounds, o.round_nodes, ranks.moved, per);
+                fmt::print("{}   {} ({} rounds of up to {} nodes each; {} nodes moved; nodes per {}:{})\n",
+                           world ? "ranks  " : "devices",
+                           world ? static_cast<unsigned>(world->size()) : o.devices, ranks.rounds,
+                           o.round_nodes, ranks.moved, world ? "rank" : "device", per);
+                if (ranks.critical_cycles != 0) {
+                    fmt::print(
+                        "cycles    {} on the critical path (the longest device's makespan, summed over "
+                        "rounds), {} over all devices\n",
+                        ranks.critical_cycles, ranks.device_cycles);
+                }
             }
         }
         if (o.check && diffs.empty()) {
@@ -337,10 +366,16 @@ action add_uts(CLI::App& app) {
         ->default_val(o->join_records)
         ->check(CLI::Range(1u, 1u << 24));
     sub->add_option("--round-nodes", o->round_nodes,
-                    "under mpirun (one rank per process): nodes a rank runs in a round before the ranks even "
-                    "out their frontiers (docs/scale-out.md)")
+                    "under mpirun (one rank per process) or with --devices: nodes a rank or device runs in a "
+                    "round before the frontiers are evened out (docs/scale-out.md)")
         ->default_val(o->round_nodes)
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
+    sub->add_option(
+           "--devices", o->devices,
+           "run the tree in rounds over this many emulated devices in this process, each device's "
+           "round in turn, the frontiers evened out between rounds (docs/scale-out.md; with --timed, "
+           "the simulated critical path)")
+        ->check(CLI::Range(1u, 64u));
     sub->add_flag("--reference", o->reference, "run the sequential reference traversal instead");
     sub->add_flag("--check", o->check, "run both and fail on any difference");
     sub->add_flag("--json", o->json, "print one JSON object");

@@ -121,6 +121,35 @@ uts_round_outcome run_uts_round(const uts_tree_spec& spec, const uts_runtime_set
     return o;
 }
 
+uts_ranks_outcome run_uts_devices(const uts_tree_spec& spec, const uts_runtime_settings& s, unsigned devices,
+                                  std::uint64_t round_nodes) {
+    runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
+    c.queues = runtime::parse_queue_design(s.queues);
+    c.device_rings = s.device_rings;
+    const auto t0 = std::chrono::steady_clock::now();
+    const uts::ranks_result r =
+        uts::compiled::traverse_ranks_in_process(params_of(spec), c, devices, round_nodes);
+    uts_ranks_outcome o;
+    o.total.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    o.total.nodes = r.c.nodes;
+    o.total.leaves = r.c.leaves;
+    o.total.depth = r.c.depth;
+    o.total.device = query_device().name;
+#if defined(CANOPY_BACKEND_CPU)
+    const auto& rep = emu::last_report();
+    o.total.scheduler = emu::to_string(rep.scheduler);
+    o.total.memory_model = rep.memory_model;
+#endif
+    o.rounds = r.rounds;
+    o.moved = r.moved;
+    o.nodes_per_rank = r.nodes_per_rank;
+    o.critical_nodes = r.critical_nodes;
+    o.frontier_nodes = r.frontier_nodes;
+    o.critical_cycles = r.critical_cycles;
+    o.device_cycles = r.total_cycles;
+    return o;
+}
+
 uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_settings& s) {
     const uts::params p = params_of(spec);
     runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);

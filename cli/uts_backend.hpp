@@ -75,4 +75,22 @@ std::vector<std::uint32_t> uts_root_frontier(const uts_tree_spec& spec);
 uts_round_outcome run_uts_round(const uts_tree_spec& spec, const uts_runtime_settings& s,
                                 const std::vector<std::uint32_t>& frontier, std::uint64_t budget);
 
+/// A traversal over several ranks or devices, in rounds.
+struct uts_ranks_outcome {
+    uts_outcome total;            // the whole tree's counts (on every rank) and this rank's wall time
+    unsigned rounds = 0;          // rounds every rank went through (the same on all)
+    unsigned long long moved = 0; // nodes moved between ranks, all rounds
+    std::vector<std::uint64_t> nodes_per_rank; // nodes each rank ran
+    std::uint64_t critical_nodes = 0; // the sum over rounds of the most nodes one rank ran (rounds.hpp)
+    std::uint64_t frontier_nodes = 0; // the sum over rounds of the job's frontier (nodes staged to a host)
+    // Emulated devices under --timed: the sum over rounds of the longest device's simulated makespan,
+    // and of every device's (0 otherwise).
+    std::uint64_t critical_cycles = 0, device_cycles = 0;
+};
+
+/// The tree over `devices` emulated devices in this process (canopy uts --devices): the rounds of
+/// the MPI ranks, each device's round run in turn (uts::traverse_ranks_in_process).
+uts_ranks_outcome run_uts_devices(const uts_tree_spec& spec, const uts_runtime_settings& s, unsigned devices,
+                                  std::uint64_t round_nodes);
+
 } // namespace canopy::cli

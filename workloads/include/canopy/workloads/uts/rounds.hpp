@@ -138,6 +138,11 @@ struct ranks_result {
     // The sum over rounds of the most nodes one rank ran in the round: the traversal's length in node
     // times when the ranks run their rounds at once and an exchange costs nothing (docs/scale-out.md).
     std::uint64_t critical_nodes = 0;
+    std::uint64_t frontier_nodes = 0; // the sum over rounds of every rank's frontier
+    // The timed emulator's makespans (stats.cycles_makespan; 0 otherwise): the sum over rounds of the
+    // longest rank's, the simulated length of the traversal when the ranks' rounds run at once, and
+    // the sum of all.
+    std::uint64_t critical_cycles = 0, total_cycles = 0;
 };
 
 /// The MPI driver's schedule (cli/uts_ranks.cpp) in one process: `ranks` frontiers, each round run
@@ -163,21 +168,26 @@ inline ranks_result traverse_ranks_in_process(const params& p, const runtime::co
         if (total == 0) {
             return r;
         }
+        r.frontier_nodes += total;
         const auto moves = balance_plan(sizes);
         for (const frontier_move& m : moves) {
             r.moved += m.nodes;
         }
         apply_moves(frontiers, moves);
         ++r.rounds;
-        std::uint64_t longest = 0;
+        std::uint64_t longest = 0, slowest = 0;
         for (unsigned i = 0; i < ranks; ++i) {
             round_result rr = traverse_round(p, cfg, frontiers[i], budget, capacity);
             add_counts(r.c, rr.c);
             r.nodes_per_rank[i] += rr.c.nodes;
             longest = rr.c.nodes > longest ? rr.c.nodes : longest;
+            const std::uint64_t cyc = rr.stats.cycles_makespan;
+            slowest = cyc > slowest ? cyc : slowest;
+            r.total_cycles += cyc;
             frontiers[i] = std::move(rr.frontier);
         }
         r.critical_nodes += longest;
+        r.critical_cycles += slowest;
     }
 }
 
