@@ -87,6 +87,14 @@ static_assert(sizeof(uts::node_payload) == uts_node_words * sizeof(std::uint32_t
               "a frontier node is uts_node_words words");
 
 namespace {
+/// The runtime's configuration for the command's settings.
+runtime::config config_of(const uts_runtime_settings& s) {
+    runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
+    c.queues = runtime::parse_queue_design(s.queues);
+    c.device_rings = s.device_rings;
+    return c;
+}
+
 std::vector<std::uint32_t> to_words(const std::vector<uts::node_payload>& nodes) {
     std::vector<std::uint32_t> w(nodes.size() * uts_node_words);
     if (!nodes.empty()) {
@@ -109,9 +117,7 @@ uts_round_outcome run_uts_round(const uts_tree_spec& spec, const uts_runtime_set
     if (!seeds.empty()) {
         std::memcpy(seeds.data(), frontier.data(), frontier.size() * sizeof(std::uint32_t));
     }
-    runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
-    c.queues = runtime::parse_queue_design(s.queues);
-    c.device_rings = s.device_rings;
+    const runtime::config c = config_of(s);
     const uts::round_result r = uts::compiled::traverse_round(params_of(spec), c, seeds, budget);
     uts_round_outcome o;
     o.nodes = r.c.nodes;
@@ -123,9 +129,7 @@ uts_round_outcome run_uts_round(const uts_tree_spec& spec, const uts_runtime_set
 
 uts_ranks_outcome run_uts_devices(const uts_tree_spec& spec, const uts_runtime_settings& s, unsigned devices,
                                   std::uint64_t round_nodes) {
-    runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
-    c.queues = runtime::parse_queue_design(s.queues);
-    c.device_rings = s.device_rings;
+    const runtime::config c = config_of(s);
     const auto t0 = std::chrono::steady_clock::now();
     const uts::ranks_result r =
         uts::compiled::traverse_ranks_in_process(params_of(spec), c, devices, round_nodes);
@@ -152,9 +156,7 @@ uts_ranks_outcome run_uts_devices(const uts_tree_spec& spec, const uts_runtime_s
 
 uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_settings& s) {
     const uts::params p = params_of(spec);
-    runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
-    c.queues = runtime::parse_queue_design(s.queues);
-    c.device_rings = s.device_rings;
+    const runtime::config c = config_of(s);
     const uts::runtime_result r = s.joins ? uts::compiled::traverse_runtime_joins(p, c, s.join_records)
                                           : uts::compiled::traverse_runtime(p, c);
     uts_outcome o;
