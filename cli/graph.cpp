@@ -28,7 +28,9 @@
 #include "canopy/workloads/graph/weights.hpp"
 #include "commands.hpp"
 #include "graph_backend.hpp"
+#include "graph_ranks.hpp"
 #include "heartbeat.hpp"
+#include "mpi_world.hpp"
 
 namespace canopy::cli {
 
@@ -45,6 +47,7 @@ struct graph_options {
     emulator_settings emu;
     bool emulated = false;
     bool iterations_given = false; // pagerank: --iterations on the command line
+    unsigned devices = 0;          // bfs over a 1-D partition on this many emulated devices (0: one)
 };
 
 struct usage_error {
@@ -382,71 +385,10 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
     return exit_status(validated, validation);
 }
 
-int run_graph_command(const graph_options& o) {
-    if (o.run.strategy != "tasks" && o.run.policy != "hrf-indirect") {
-        fmt::print(stderr, "canopy graph: --policy applies to --strategy tasks only\n");
-        return 2;
-    }
-    const bool pagerank = o.algorithm == "pagerank";
-    if (pagerank && !(o.run.damping >= 0 && o.run.damping < 1)) {
-        fmt::print(stderr,
-                   "canopy graph: --damping takes a value in [0, 1), e.g. 0.85 (got {})\n"
-                   "Run 'canopy graph --help' for usage.\n",
-                   o.run.damping);
-        return 2;
-    }
-    if (pagerank && !(o.run.tolerance >= 0 && std::isfinite(o.run.tolerance))) {
-        fmt::print(stderr,
-                   "canopy graph: --tolerance takes an L1 tolerance >= 0, e.g. 1e-6 (got {})\n"
-                   "Run 'canopy graph --help' for usage.\n",
-                   o.run.tolerance);
-        return 2;
-    }
-    input_graph in;
-    graph::vertex_id source = 0;
-    try {
-        in = make_input(o);
-        if (o.algorithm == "pagerank" || o.algorithm == "color") {
-            if (in.g.num_vertices() == 0) {
-                throw usage_error{"the graph has no vertices"};
-            }
-        } else {
-            source = pick_source(o, in.g);
-        }
-    } catch (const usage_error& e) {
-        fmt::print(stderr, "canopy graph: {}\nRun 'canopy graph --help' for usage.\n", e.message);
-        return 2;
-    } catch (const graph::load_error& e) {
-        fmt::print(stderr, "{}\n", e.what());
-        return 1;
-    }
-    if (o.algorithm == "pagerank" || o.algorithm == "color") {
-        return run_rank_or_color(o, in);
-    }
-    const bool sssp = o.algorithm == "sssp";
-    bool hashed = false;
-    if (sssp && !in.g.has_weights()) {
-        in.g = graph::with_hash_weights(in.g); // docs/graph.md: the project's deterministic weight rule
-        hashed = true;
-    }
-    for (const auto& n : in.notes) {
-        fmt::print(stderr, "{}\n", n);
-    }
-    if (o.emulated) {
-        configure_emulator(o.emu);
-    }
-
-    graph_run_settings rs = o.run;
-    rs.algorithm = o.algorithm;
-    graph_device_outcome r;
-    {
-        heartbeat hb("canopy graph",
-                     fmt::format("{} on {} ({}{})", o.algorithm, in.description, rs.strategy,
-                                 rs.strategy == "tasks" ? ", " + rs.policy : std::string()),
-                     std::chrono::seconds(2));
-        r = run_graph_algorithm(in.g, source, rs);
-    }
-
+/// BFS and SSSP's report (on rank 0 under mpirun): validation, --output, the JSON or text. Returns the
+/// exit status.
+int report_levels(const graph_options& o, const input_graph& in, graph::vertex_id source, bool sssp,
+                  bool hashed, const graph_run_settings& rs, const graph_device_outcome& r, unsigned ranks) {
     // Reached, depth and the arcs of the reached vertices (Graph500's TEPS: input edges in the traversed
     // component; an undirected edge is stored as two arcs and counted once).
     std::uint64_t reached = 0, depth = 0, arcs = 0;
@@ -531,18 +473,159 @@ int run_graph_command(const graph_options& o) {
                             {"workgroups", r.workgroups},
                             {"hash_weights", hashed},
                             {"backend", backend_name()},
-                            {"device", r.device}};
+                            {"device", r.device},
+                            {"ranks", ranks},
+                            {"devices", o.devices > 0 ? o.devices : 1}};
+        if (r.parts != 0) {
+            j["scale_out"] = {{"partition", "1-D block"},
+                              {"parts", r.parts},
+                              {"reached_per_part", r.reached_per_part},
+                              {"remote_arcs", r.remote_arcs},
+                              {"vertices_sent", r.sent}};
+        }
         print_json_tail(j, r, validated, validation, tc);
     } else {
         fmt::print("graph      {}: {} vertices, {} arcs{}\n", in.description, n, in.g.num_edges(),
                    hashed ? " (hash weights)" : "");
         print_run_line(o.algorithm, rs.strategy, policy, core, r);
+        if (r.parts != 0) {
+            std::string per;
+            for (const auto x : r.reached_per_part) {
+                per += fmt::format(" {}", x);
+            }
+            fmt::print("{}    {} (a 1-D block partition; reached per part:{}; {} vertices sent for {} remote "
+                       "arcs)\n",
+                       o.devices > 0 ? "devices" : "ranks  ", r.parts, per, r.sent, r.remote_arcs);
+        }
         fmt::print("source     {}\nreached    {}\n{}      {}\n", source, reached, sssp ? "max  " : "depth",
                    depth);
         fmt::print("seconds    {:.3f}\nteps       {:.4g}\n", r.seconds, teps);
         print_text_tail(r, validated, validation, tc);
     }
     return exit_status(validated, validation);
+}
+
+int run_graph_command(const graph_options& o) {
+    if (o.run.strategy != "tasks" && o.run.policy != "hrf-indirect") {
+        fmt::print(stderr, "canopy graph: --policy applies to --strategy tasks only\n");
+        return 2;
+    }
+    // Under mpirun, or with --devices: BFS over a 1-D block partition, one part per rank or device
+    // (docs/scale-out.md).
+    bool refused = false;
+    const bool ranked = mpi::ranked("canopy graph", "run the whole graph", &refused);
+    if (refused) {
+        return 2;
+    }
+    if (ranked || o.devices > 0) {
+        const char* where = ranked ? "under mpirun" : "with --devices";
+        std::string why;
+        if (ranked && o.devices > 0) {
+            why = "--devices runs every part in this process, and under mpirun each rank is a part already: "
+                  "drop --devices";
+        } else if (o.algorithm != "bfs") {
+            why = fmt::format("{}, only bfs runs (level-synchronous, over a 1-D partition of the vertices): "
+                              "run {} without {}",
+                              where, o.algorithm, ranked ? "mpirun" : "--devices");
+        } else if (o.run.strategy != "multi-kernel") {
+            why = fmt::format("{}, each part runs one kernel per BFS level (the multi-kernel strategy): drop "
+                              "--strategy {}",
+                              where, o.run.strategy);
+        }
+        if (!why.empty()) {
+            fmt::print(stderr, "canopy graph: {}\nRun 'canopy graph --help' for usage.\n", why);
+            return 2;
+        }
+    }
+    const bool pagerank = o.algorithm == "pagerank";
+    if (pagerank && !(o.run.damping >= 0 && o.run.damping < 1)) {
+        fmt::print(stderr,
+                   "canopy graph: --damping takes a value in [0, 1), e.g. 0.85 (got {})\n"
+                   "Run 'canopy graph --help' for usage.\n",
+                   o.run.damping);
+        return 2;
+    }
+    if (pagerank && !(o.run.tolerance >= 0 && std::isfinite(o.run.tolerance))) {
+        fmt::print(stderr,
+                   "canopy graph: --tolerance takes an L1 tolerance >= 0, e.g. 1e-6 (got {})\n"
+                   "Run 'canopy graph --help' for usage.\n",
+                   o.run.tolerance);
+        return 2;
+    }
+    input_graph in;
+    graph::vertex_id source = 0;
+    try {
+        in = make_input(o);
+        if (o.algorithm == "pagerank" || o.algorithm == "color") {
+            if (in.g.num_vertices() == 0) {
+                throw usage_error{"the graph has no vertices"};
+            }
+        } else {
+            source = pick_source(o, in.g);
+        }
+    } catch (const usage_error& e) {
+        fmt::print(stderr, "canopy graph: {}\nRun 'canopy graph --help' for usage.\n", e.message);
+        return 2;
+    } catch (const graph::load_error& e) {
+        fmt::print(stderr, "{}\n", e.what());
+        return 1;
+    }
+    if (o.algorithm == "pagerank" || o.algorithm == "color") {
+        return run_rank_or_color(o, in);
+    }
+    const bool sssp = o.algorithm == "sssp";
+    bool hashed = false;
+    if (sssp && !in.g.has_weights()) {
+        in.g = graph::with_hash_weights(in.g); // docs/graph.md: the project's deterministic weight rule
+        hashed = true;
+    }
+    for (const auto& n : in.notes) {
+        fmt::print(stderr, "{}\n", n);
+    }
+    if (o.emulated) {
+        configure_emulator(o.emu);
+    }
+
+    graph_run_settings rs = o.run;
+    rs.algorithm = o.algorithm;
+    std::optional<mpi::session> world;
+    if (ranked) {
+        world.emplace();
+    }
+    const bool lead = !world || world->rank() == 0; // the rank that reports
+    graph_device_outcome r;
+    {
+        std::optional<heartbeat> hb;
+        if (lead) {
+            hb.emplace("canopy graph",
+                       fmt::format("{} on {} ({}{}{})", o.algorithm, in.description, rs.strategy,
+                                   rs.strategy == "tasks" ? ", " + rs.policy : std::string(),
+                                   world           ? fmt::format(", {} ranks", world->size())
+                                   : o.devices > 0 ? fmt::format(", {} devices", o.devices)
+                                                   : std::string()),
+                       std::chrono::seconds(2));
+        }
+        if (world) {
+            try {
+                r = run_bfs_ranks(in.g, source, rs.block, *world);
+            } catch (const std::exception& e) {
+                world->abort(e.what()); // the other ranks would wait for this one for ever
+            }
+        } else if (o.devices > 0) {
+            r = run_bfs_devices(in.g, source, rs.block, o.devices);
+        } else {
+            r = run_graph_algorithm(in.g, source, rs);
+        }
+    }
+    if (!lead) {
+        return world->all(true) ? 0 : 1; // rank 0 validates and reports; the ranks agree on the exit code
+    }
+    const int rc =
+        report_levels(o, in, source, sssp, hashed, rs, r, world ? static_cast<unsigned>(world->size()) : 1);
+    if (world && !world->all(rc == 0)) {
+        return rc != 0 ? rc : 1;
+    }
+    return rc;
 }
 
 } // namespace
@@ -619,6 +702,11 @@ action add_graph(CLI::App& app) {
     sub->add_option("--queue-capacity", o->run.private_capacity,
                     "tasks: task-fronts each sub-group's private queue holds (0: sized by the graph)")
         ->default_val(o->run.private_capacity);
+    sub->add_option("--devices", o->devices,
+                    "bfs over a 1-D block partition of the vertices on this many emulated devices in this "
+                    "process, one kernel per level on each and the frontier exchanged between levels, as "
+                    "under mpirun with one rank per device (docs/scale-out.md)")
+        ->check(CLI::Range(1u, 64u));
     sub->add_flag("--json", o->json, "print one JSON object");
     o->emulated = !emulator_presets().empty();
     if (o->emulated) {

@@ -107,13 +107,17 @@ graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_
                     "' (valid: bfs, sssp, pagerank, color)");
     }
     out.core = std::string(runtime::to_string(o.tasks.queues)) + " " + runtime::to_string(o.tasks.order);
-    out.device = query_device().name;
+    describe_last_launch(out);
+    return out;
+}
+
+void describe_last_launch(graph_device_outcome& o) {
+    o.device = query_device().name;
 #if defined(CANOPY_BACKEND_CPU)
     const auto& rep = emu::last_report();
-    out.scheduler = emu::to_string(rep.scheduler);
-    out.memory_model = rep.memory_model;
+    o.scheduler = emu::to_string(rep.scheduler);
+    o.memory_model = rep.memory_model;
 #endif
-    return out;
 }
 
 } // namespace canopy::cli

@@ -38,11 +38,21 @@ struct graph_device_outcome {
     std::vector<std::pair<std::string, unsigned long long>> stats; // tasks only
     std::string device, scheduler, memory_model;
     std::string core; // tasks: the runtime core and order, e.g. "ring fifo"
+    // BFS over a 1-D block partition (under mpirun, or --devices): the parts (0: one device, no
+    // partition), the arcs expanded whose target another part owns, the vertices exchanged (those arcs
+    // less the duplicates) and the vertices each part reached.
+    unsigned parts = 0;
+    unsigned long long remote_arcs = 0, sent = 0;
+    std::vector<std::uint64_t> reached_per_part;
 };
 
 /// Runs the algorithm on the configured backend (configure_emulator first on the emulator). Throws
 /// canopy::error (a std::runtime_error) on a runtime failure.
 graph_device_outcome run_graph_algorithm(const workloads::graph::csr_graph& g, std::uint32_t source,
                                          const graph_run_settings& s);
+
+/// Fills o.device, o.scheduler and o.memory_model from the backend and the last launch, for runs the
+/// command drives itself (graph_ranks.hpp).
+void describe_last_launch(graph_device_outcome& o);
 
 } // namespace canopy::cli

@@ -24,6 +24,19 @@ int launched_size() {
     return 0;
 }
 
+bool ranked(const char* command, const char* whole_job, bool* refused) {
+    const int launched = launched_size();
+    *refused = launched > 1 && !built();
+    if (*refused) {
+        std::fprintf(stderr,
+                     "%s: started by mpirun as one of %d ranks, but this canopy was built without MPI, so "
+                     "every rank would %s: install Open MPI (tools/deps.sh installs libopenmpi-dev and "
+                     "openmpi-bin) and configure again, or run canopy without mpirun\n",
+                     command, launched, whole_job);
+    }
+    return launched > 0 && built();
+}
+
 #if defined(CANOPY_WITH_MPI)
 
 bool built() { return true; }

@@ -16,6 +16,12 @@ bool built();
 /// OMPI_COMM_WORLD_SIZE, or PMI_SIZE / PMIX_SIZE of other launchers); 0 when no launcher started it.
 int launched_size();
 
+/// Whether this process is one of the ranks of an MPI job it can take part in (a launcher started it
+/// and canopy was built with MPI). A build without MPI started as one of several ranks prints why
+/// `command` cannot run (every rank would do `whole_job` alone) and the fix, and sets *refused (the
+/// caller exits 2).
+bool ranked(const char* command, const char* whole_job, bool* refused);
+
 /// MPI_Init ... MPI_Finalize, and the few collectives canopy uses, over MPI_COMM_WORLD. One per process.
 class session {
   public:

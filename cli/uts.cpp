@@ -136,17 +136,11 @@ int run_uts_command(const uts_options& o) {
         return 2;
     }
     // Under mpirun: one rank per process, the tree in scale-out rounds (docs/scale-out.md).
-    const int launched = mpi::launched_size();
-    if (launched > 1 && !mpi::built()) {
-        fmt::print(
-            stderr,
-            "canopy uts: started by mpirun as one of {} ranks, but this canopy was built without MPI, so "
-            "every rank would traverse the whole tree: install Open MPI (tools/deps.sh installs "
-            "libopenmpi-dev and openmpi-bin) and configure again, or run canopy without mpirun\n",
-            launched);
+    bool refused = false;
+    const bool ranked = mpi::ranked("canopy uts", "traverse the whole tree", &refused);
+    if (refused) {
         return 2;
     }
-    const bool ranked = launched > 0 && mpi::built();
     if (o.devices > 0 && (ranked || o.joins)) {
         fmt::print(stderr,
                    "canopy uts: --devices runs the tree in rounds over emulated devices in this process{}: "
