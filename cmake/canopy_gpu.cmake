@@ -52,7 +52,8 @@ if(CANOPY_BACKEND STREQUAL "hip")
     endif()
   endfunction()
 
-  set(CANOPY_PLATFORM_GPU_SOURCES ${_canopy_root}/platform/src/gpu/device_info.cpp)
+  set(CANOPY_PLATFORM_GPU_SOURCES ${_canopy_root}/platform/src/gpu/device_info.cpp
+    ${_canopy_root}/platform/src/gpu/peer.cpp)
 
 elseif(CANOPY_BACKEND STREQUAL "cuda")
   set(CANOPY_GPU_TARGETS "90" CACHE STRING "GPU targets (hip: gfx names; cuda: SM numbers)")
@@ -92,7 +93,8 @@ elseif(CANOPY_BACKEND STREQUAL "cuda")
   function(canopy_host_sources)
   endfunction()
 
-  set(CANOPY_PLATFORM_GPU_SOURCES ${_canopy_root}/platform/src/gpu/device_info.cpp)
+  set(CANOPY_PLATFORM_GPU_SOURCES ${_canopy_root}/platform/src/gpu/device_info.cpp
+    ${_canopy_root}/platform/src/gpu/peer.cpp)
 
 else()
   message(FATAL_ERROR "canopy_gpu.cmake is for CANOPY_BACKEND=hip or cuda (got '${CANOPY_BACKEND}')")

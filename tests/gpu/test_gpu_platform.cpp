@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "canopy/platform/peer.hpp"
 #include "canopy/platform/platform.hpp"
 #include "gpu_cases.hpp"
 
@@ -33,6 +34,24 @@ struct workgroup_tickets {
                 .fetch_add(1, std::memory_order_relaxed);
     }
 };
+
+TEST(GpuPlatform, PeerAccessBetweenTheVisibleDevices) {
+    // Every device reaches its own memory; enabling a peer is idempotent where a path exists; asking
+    // about a device that does not exist is an error, not a crash. (One GPU: only the first two hold.)
+    const unsigned n = canopy::device_count();
+    ASSERT_GE(n, 1u);
+    EXPECT_TRUE(canopy::can_access_peer(0, 0));
+    EXPECT_NO_THROW(canopy::enable_peer_access(0));
+    EXPECT_THROW(static_cast<void>(canopy::can_access_peer(0, n)), canopy::error);
+    for (unsigned p = 1; p < n; ++p) {
+        if (canopy::can_access_peer(0, p)) {
+            EXPECT_NO_THROW(canopy::enable_peer_access(p));
+            EXPECT_NO_THROW(canopy::enable_peer_access(p)); // again: already enabled
+        } else {
+            EXPECT_THROW(canopy::enable_peer_access(p), canopy::error);
+        }
+    }
+}
 
 TEST(GpuPlatform, AtomicTicketsAreAPermutationAtDeviceAndWorkGroupScope) {
     const unsigned grid = emulated ? 4 : 528, block = 256, n = grid * block;
