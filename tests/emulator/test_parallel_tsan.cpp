@@ -19,6 +19,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/emu_test.hpp"
+#include "../common/policy_name.hpp"
 #include "canopy/platform/platform.hpp"
 #include "canopy/sync/atomic_barrier.hpp"
 #include "canopy/sync/discovery.hpp"
@@ -250,12 +251,6 @@ TEST_P(ParallelTsanUts, SmallTreesExact) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, ParallelTsanUts, ::testing::ValuesIn(rt::all_policies),
-                         [](const ::testing::TestParamInfo<rt::policy>& pi) {
-                             std::string s = rt::to_string(pi.param);
-                             for (char& ch : s) {
-                                 ch = ch == '-' ? '_' : ch;
-                             }
-                             return s;
-                         });
+                         canopy::test::policy_name);
 
 } // namespace

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/emu_test.hpp"
+#include "../common/policy_name.hpp"
 #include "canopy/workloads/graph/compiled_runs.hpp"
 #include "canopy/workloads/graph/generate.hpp"
 #include "canopy/workloads/graph/load.hpp"
@@ -178,13 +179,7 @@ TEST_P(GraphTasksPolicy, ExactOnTheScopedCacheModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, GraphTasksPolicy, ::testing::ValuesIn(rt::all_policies),
-                         [](const ::testing::TestParamInfo<rt::policy>& pi) {
-                             std::string s = rt::to_string(pi.param);
-                             for (char& c : s) {
-                                 c = c == '-' ? '_' : c;
-                             }
-                             return s;
-                         });
+                         canopy::test::policy_name);
 
 TEST(GraphStrategiesScoped, FrontierStrategiesExactOnTheScopedCacheModel) {
     const g::csr_graph gr = kronecker(6);

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/emu_test.hpp"
+#include "../common/policy_name.hpp"
 #include "canopy/workloads/graph/coloring.hpp"
 #include "canopy/workloads/graph/coloring_reference.hpp"
 #include "canopy/workloads/graph/compiled_runs.hpp"
@@ -157,13 +158,7 @@ TEST_P(GraphPageRankColorPolicy, TasksOnTheScopedCacheModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, GraphPageRankColorPolicy, ::testing::ValuesIn(rt::all_policies),
-                         [](const ::testing::TestParamInfo<rt::policy>& pi) {
-                             std::string s = rt::to_string(pi.param);
-                             for (char& c : s) {
-                                 c = c == '-' ? '_' : c;
-                             }
-                             return s;
-                         });
+                         canopy::test::policy_name);
 
 TEST(GraphPageRankColorScoped, FrontierStrategiesOnTheScopedCacheModel) {
     const g::csr_graph gr = kronecker(6);

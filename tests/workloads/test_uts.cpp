@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/emu_test.hpp"
+#include "../common/policy_name.hpp"
 #include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 
@@ -241,13 +242,7 @@ TEST_P(UtsRuntimePolicy, JoinModeIsExactOnTheScopedCacheModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, UtsRuntimePolicy, ::testing::ValuesIn(rt::all_policies),
-                         [](const ::testing::TestParamInfo<rt::policy>& pi) {
-                             std::string s = rt::to_string(pi.param);
-                             for (char& ch : s) {
-                                 ch = ch == '-' ? '_' : ch;
-                             }
-                             return s;
-                         });
+                         canopy::test::policy_name);
 
 TEST(UtsJoins, TooFewRecordsIsReportedNamingTheFlag) {
     canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));

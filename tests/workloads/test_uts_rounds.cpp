@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "../common/emu_test.hpp"
+#include "../common/policy_name.hpp"
 #include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 
@@ -188,12 +189,6 @@ TEST_P(UtsRanksPolicy, SeveralRanksInOneProcessAreExactOnTheScopedCacheModel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Policies, UtsRanksPolicy, ::testing::ValuesIn(rt::all_policies),
-                         [](const ::testing::TestParamInfo<rt::policy>& pi) {
-                             std::string s = rt::to_string(pi.param);
-                             for (char& c : s) {
-                                 c = c == '-' ? '_' : c;
-                             }
-                             return s;
-                         });
+                         canopy::test::policy_name);
 
 } // namespace
