@@ -34,9 +34,11 @@ struct uts_options {
     unsigned device_rings = 0;
     unsigned block = 64;
     bool joins = false;
-    unsigned join_records = 1u << 20;     // uts::default_join_records
-    std::uint64_t round_nodes = 1u << 16; // under mpirun: uts::default_round_budget
-    unsigned devices = 0;                 // --devices: emulated devices in rounds (0: one launch)
+    unsigned join_records = 1u << 20;           // uts::default_join_records
+    std::uint64_t round_nodes = 1u << 16;       // under mpirun: uts::default_round_budget
+    unsigned devices = 0;                       // --devices: emulated devices (0: one)
+    bool rounds = false;                        // --rounds: the devices in host-driven rounds, not one launch
+    unsigned system_poll = 4, system_stock = 8; // --devices (one launch): runtime::config's
     bool reference = false, check = false, json = false, list = false;
     emulator_settings emu;
     bool emulated = false;
@@ -141,6 +143,23 @@ int run_uts_command(const uts_options& o) {
     if (refused) {
         return 2;
     }
+    if (o.rounds && o.devices == 0) {
+        fmt::print(stderr, "canopy uts: --rounds runs the devices of --devices in rounds: add --devices D\n"
+                           "Run 'canopy uts --help' for usage.\n");
+        return 2;
+    }
+    // --devices without --rounds: one launch over the devices, joined by the system level.
+    const bool in_launch = o.devices > 1 && !o.rounds;
+    if (in_launch && (o.policy == "hrf-direct" || o.queues == "locked")) {
+        fmt::print(stderr,
+                   "canopy uts: --devices runs one launch over the devices, joined by the ring core's system "
+                   "level, {}\nRun 'canopy uts --help' for usage.\n",
+                   o.queues == "locked"
+                       ? "which the locked core lacks: use --queues ring"
+                       : "whose hand-offs chain two scopes, which hrf-direct's model does not compose: use "
+                         "--policy hrf-indirect, steal-emulated or steal-rsp");
+        return 2;
+    }
     if (o.devices > 0 && (ranked || o.joins)) {
         fmt::print(stderr,
                    "canopy uts: --devices runs the tree in rounds over emulated devices in this process{}: "
@@ -195,10 +214,10 @@ int run_uts_command(const uts_options& o) {
             } catch (const std::exception& e) {
                 world->abort(e.what()); // the other ranks would wait for this one for ever
             }
-        } else if (o.devices > 0) {
+        } else if (o.devices > 0 && o.rounds) {
             ranks = run_uts_devices(spec, s, o.devices, o.round_nodes);
         }
-        if (world || o.devices > 0) {
+        if (world || (o.devices > 0 && o.rounds)) {
             run = ranks.total;
             run.stats = {{"rounds", ranks.rounds},
                          {"nodes_moved", ranks.moved},
@@ -210,6 +229,9 @@ int run_uts_command(const uts_options& o) {
                 run.stats.emplace_back("device_cycles", ranks.device_cycles);
             }
         } else {
+            s.devices = o.devices > 0 ? o.devices : 1;
+            s.system_poll = o.system_poll;
+            s.system_stock = o.system_stock;
             run = run_uts_runtime(spec, s);
         }
     }
@@ -249,7 +271,7 @@ int run_uts_command(const uts_options& o) {
         }
         j["ranks"] = world ? world->size() : 1;
         j["devices"] = o.devices > 0 ? o.devices : 1;
-        if (world || o.devices > 0) {
+        if (world || (o.devices > 0 && o.rounds)) {
             j["scale_out"] = {{"rounds", ranks.rounds},
                               {"nodes_moved", ranks.moved},
                               {"round_nodes", o.round_nodes},
@@ -275,7 +297,19 @@ int run_uts_command(const uts_options& o) {
                 fmt::print("\n");
             }
             print_text(t, run, o.policy, o.joins);
-            if (world || o.devices > 0) {
+            if (in_launch) {
+                unsigned long long given = 0, taken = 0, dry = 0;
+                for (const auto& [k, v] : run.stats) {
+                    given = k == "donations_to_system" ? v : given;
+                    taken = k == "tasks_system" ? v : taken;
+                    dry = k == "devices_dry" ? v : dry;
+                }
+                fmt::print(
+                    "devices   {} in one launch (system ring: {} fronts donated, {} tasks run from it; "
+                    "a device ran dry {} times)\n",
+                    o.devices, given, taken, dry);
+            }
+            if (world || (o.devices > 0 && o.rounds)) {
                 std::string per;
                 for (const auto n : ranks.nodes_per_rank) {
                     per += fmt::format(" {}", n);
@@ -359,17 +393,32 @@ action add_uts(CLI::App& app) {
                     "most 2^24, 3.4 GiB)")
         ->default_val(o->join_records)
         ->check(CLI::Range(1u, 1u << 24));
-    sub->add_option("--round-nodes", o->round_nodes,
-                    "under mpirun (one rank per process) or with --devices: nodes a rank or device runs in a "
-                    "round before the frontiers are evened out (docs/scale-out.md)")
+    sub->add_option(
+           "--round-nodes", o->round_nodes,
+           "under mpirun (one rank per process) or with --devices --rounds: nodes a rank or device runs "
+           "in a round before the frontiers are evened out (docs/scale-out.md)")
         ->default_val(o->round_nodes)
         ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40));
     sub->add_option(
            "--devices", o->devices,
-           "run the tree in rounds over this many emulated devices in this process, each device's "
-           "round in turn, the frontiers evened out between rounds (docs/scale-out.md; with --timed, "
-           "the simulated critical path)")
+           "run the tree over this many emulated devices in one launch, each with its own queues (and "
+           "L2 on the scoped model), sharing work through the system ring at system scope "
+           "(docs/scale-out.md; with --timed, the simulated makespan)")
         ->check(CLI::Range(1u, 64u));
+    sub->add_option(
+           "--system-poll", o->system_poll,
+           "--devices: fronts a busy sub-group runs between looks at how many devices are hungry (one "
+           "system-scope load each)")
+        ->default_val(o->system_poll)
+        ->check(CLI::Range(1u, 1u << 20));
+    sub->add_option("--system-stock", o->system_stock,
+                    "--devices: fronts the system ring is kept stocked with per hungry device")
+        ->default_val(o->system_stock)
+        ->check(CLI::Range(1u, 1u << 16));
+    sub->add_flag("--rounds", o->rounds,
+                  "with --devices: the host-driven version instead, the tree in rounds over the devices, "
+                  "each device's round in turn and the frontiers evened out between rounds (as under "
+                  "mpirun; with --timed, the simulated critical path)");
     sub->add_flag("--reference", o->reference, "run the sequential reference traversal instead");
     sub->add_flag("--check", o->check, "run both and fail on any difference");
     sub->add_flag("--json", o->json, "print one JSON object");

@@ -92,6 +92,9 @@ runtime::config config_of(const uts_runtime_settings& s) {
     runtime::config c = uts::default_config(runtime::parse_policy(s.policy), s.block);
     c.queues = runtime::parse_queue_design(s.queues);
     c.device_rings = s.device_rings;
+    c.devices = s.devices;
+    c.system_poll = s.system_poll;
+    c.system_stock = s.system_stock;
     return c;
 }
 
@@ -187,6 +190,11 @@ uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_setting
     add("steal_declines", st.steal_declines);
     add("steals_received", st.steals_received);
     add("rsp_attempts", st.rsp_attempts);
+    if (st.devices > 1) {
+        add("devices", st.devices);
+        add("donations_to_system", st.donations_to_system);
+        add("devices_dry", st.devices_dry);
+    }
 #if defined(CANOPY_BACKEND_CPU)
     const auto& rep = emu::last_report();
     o.device = query_device().name;

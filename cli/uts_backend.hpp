@@ -56,6 +56,8 @@ struct uts_runtime_settings {
     unsigned block = 64;
     bool joins = false;               // counts by joins (every subtree's, bottom-up), not by atomics
     unsigned join_records = 1u << 20; // the join pool's capacity (joins open at once)
+    unsigned devices = 1;             // emulated devices in one launch (the system level)
+    unsigned system_poll = 4, system_stock = 8; // runtime::config's
 };
 /// The runtime version on the configured backend (configure_emulator first on the emulator).
 uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_settings& s);

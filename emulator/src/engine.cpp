@@ -296,6 +296,22 @@ engine::engine(const options& opt, unsigned grid, unsigned block, std::size_t dy
                         "compute unit of virtual device '{}'",
                         block, dynamic_shared_bytes, d.name));
     }
+    devices_ = opt_.devices > 1 ? opt_.devices : 1;
+    slots_ *= devices_;
+    if (devices_ > 1 && grid_ > slots_) {
+        // A work-group's device is its id modulo the devices: one launch stands for a persistent launch
+        // on each, so all must be resident at once (a later work-group would take a slot, and a device,
+        // that is not its own).
+        throw canopy::error(fmt::format("emulator: a launch over {} devices must have every work-group "
+                                        "resident at once: {} work-groups, {} resident ({} per device of "
+                                        "virtual device '{}'); launch at most {}",
+                                        devices_, grid_, slots_, slots_ / devices_, d.name, slots_));
+    }
+    if (devices_ > 1 && opt_.race_block_device.empty()) {
+        for (unsigned b = 0; b < grid_; ++b) {
+            opt_.race_block_device.push_back(b % devices_);
+        }
+    }
     if (model_ && opt_.scheduler != scheduler_kind::deterministic) {
         throw canopy::error("emulator: a memory model runs only under the deterministic scheduler "
                             "(use --scheduler deterministic)");
@@ -397,8 +413,15 @@ void engine::run() {
         }
         // The model draws its environment transitions from the scheduler's chooser: one seed replays both.
         auto m = std::make_unique<scoped_cache_model>(
-            opt_.device.compute_units, *choices_,
+            opt_.device.compute_units * devices_, *choices_,
             opt_.rsp_original_scheme ? rsp_scheme::original : rsp_scheme::proposed, opt_.costs);
+        if (devices_ > 1) { // CU c is on device c % devices_ (start_block places work-groups so)
+            std::vector<unsigned> device_of_cu(std::size_t{opt_.device.compute_units} * devices_);
+            for (std::size_t c = 0; c < device_of_cu.size(); ++c) {
+                device_of_cu[c] = static_cast<unsigned>(c % devices_);
+            }
+            m->set_devices(device_of_cu);
+        }
         scm = m.get();
         model_ = scm;
         owned_model_ = std::move(m);
@@ -476,8 +499,10 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
     b->id = block_id;
     b->slot = w.slots[slot_index];
     b->slot_index = slot_index;
-    // Slots are dealt round-robin over CUs, as a GPU's dispatcher spreads work-groups.
-    b->cu = b->slot % opt_.device.compute_units;
+    // Slots are dealt round-robin over CUs, as a GPU's dispatcher spreads work-groups. Several devices:
+    // work-group b on a CU of device b % devices_ (CU c is on device c % devices_).
+    b->cu = devices_ > 1 ? (b->slot % opt_.device.compute_units) * devices_ + block_id % devices_
+                         : b->slot % opt_.device.compute_units;
     const unsigned sg = opt_.device.subgroup_size;
     const unsigned nsg = (block_ + sg - 1) / sg;
     b->subgroups.resize(nsg);

@@ -94,6 +94,7 @@ class engine {
     std::unique_ptr<race_detector> race_;       // options::race_check, for this launch only
     trace_session* trace_ = nullptr;            // --trace: the timeline this launch records (trace.hpp)
     unsigned slots_ = 0;
+    unsigned devices_ = 1;         // options::devices (at least 1)
     stack_pool* stacks_ = nullptr; // process-wide, shared by launches
     std::vector<std::unique_ptr<worker_state>> workers_;
     std::atomic<unsigned> next_block_{0};

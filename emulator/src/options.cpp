@@ -96,6 +96,7 @@ options from_environment() {
     o.watchdog_steps = env_number("CANOPY_EMU_WATCHDOG_STEPS", o.watchdog_steps);
     o.spin_limit = env_number("CANOPY_EMU_SPIN_LIMIT", o.spin_limit);
     o.threads = static_cast<unsigned>(env_number("CANOPY_EMU_THREADS", o.threads));
+    o.devices = static_cast<unsigned>(env_number("CANOPY_EMU_DEVICES", o.devices));
     o.stack_bytes = static_cast<std::size_t>(env_number("CANOPY_EMU_STACK_KIB", o.stack_bytes / 1024) * 1024);
     return o;
 }

@@ -89,6 +89,7 @@ bool cost_table::set(const std::string& name, std::uint64_t cycles) {
     assign("invalidate", invalidate);
     assign("remote_per_cu", remote_per_cu);
     assign("rmw_lock", rmw_lock);
+    assign("system_access", system_access);
     assign("line_bytes", line_bytes);
     assign("l1_lines", l1_lines);
     assign("launch", launch);
@@ -104,6 +105,7 @@ void cost_table::for_each(const std::function<void(const char*, std::uint64_t)>&
     f("invalidate", invalidate);
     f("remote_per_cu", remote_per_cu);
     f("rmw_lock", rmw_lock);
+    f("system_access", system_access);
     f("line_bytes", line_bytes);
     f("l1_lines", l1_lines);
     f("launch", launch);
@@ -710,7 +712,7 @@ void scoped_cache_model::prepare_l2(work_item& w, std::uintptr_t addr, unsigned)
 std::uint64_t scoped_cache_model::l2_load(work_item& w, std::uintptr_t addr, unsigned size, bool memory) {
     prepare_l2(w, addr, size);
     ++counters_.l2_accesses;
-    charge(w, costs_.l2_access);
+    charge(w, memory ? costs_.system_access : costs_.l2_access);
     const std::uint64_t v = level_read(w, addr, size, memory);
     observe(w, v);
     return v;
@@ -720,7 +722,7 @@ void scoped_cache_model::l2_store(work_item& w, std::uintptr_t addr, unsigned si
                                   bool memory) {
     prepare_l2(w, addr, size);
     ++counters_.l2_accesses;
-    charge(w, costs_.l2_access);
+    charge(w, memory ? costs_.system_access : costs_.l2_access);
     level_write(w, addr, size, v, memory);
     erase(l1_[w.cu], addr); // the own copy is stale now; other CUs' copies stay stale, as on a GPU
 }
@@ -728,21 +730,23 @@ void scoped_cache_model::l2_store(work_item& w, std::uintptr_t addr, unsigned si
 void scoped_cache_model::flush_own(work_item& w, bool memory) {
     const std::uint64_t lines = flush_dirty(l1_[w.cu]);
     if (memory) {
-        flush_l2(w.cu); // after the L1's write-backs, which land in it
+        flush_l2(w.cu);                  // after the L1's write-backs, which land in it
+        charge(w, costs_.system_access); // the L2's write-backs cross the link to memory
     }
     ++counters_.flushes_own;
     charge(w, costs_.flush_base + lines * costs_.line_writeback);
 }
 
 void scoped_cache_model::flush_all(work_item& w) {
-    std::uint64_t lines = 0;
+    std::uint64_t lines = 0, reached = 0; // the CUs of the issuer's device
     for (std::size_t cu = 0; cu < l1_.size(); ++cu) {
         if (device_of(static_cast<unsigned>(cu)) == device_of(w.cu)) {
             lines += flush_dirty(l1_[cu]);
+            ++reached;
         }
     }
     ++counters_.flushes_remote;
-    charge(w, costs_.flush_base + lines * costs_.line_writeback + costs_.remote_per_cu * l1_.size());
+    charge(w, costs_.flush_base + lines * costs_.line_writeback + costs_.remote_per_cu * reached);
 }
 
 void scoped_cache_model::invalidate_own(work_item& w, bool memory) {
@@ -755,13 +759,15 @@ void scoped_cache_model::invalidate_own(work_item& w, bool memory) {
 }
 
 void scoped_cache_model::invalidate_all(work_item& w) {
+    std::uint64_t reached = 0; // the CUs of the issuer's device
     for (std::size_t cu = 0; cu < l1_.size(); ++cu) {
         if (device_of(static_cast<unsigned>(cu)) == device_of(w.cu)) {
             ++l1_[cu].epoch;
+            ++reached;
         }
     }
     ++counters_.invalidations_remote;
-    charge(w, costs_.invalidate + costs_.remote_per_cu * l1_.size());
+    charge(w, costs_.invalidate + costs_.remote_per_cu * reached);
 }
 
 // A waiter's trace (work_item::trace) marks it as waiting here once and then stays put: each retry finds
@@ -1007,7 +1013,7 @@ std::uint64_t scoped_cache_model::rmw(work_item& w, const mm_access& a, mm_rmw o
                 e->epoch = 0; // invalid until re-fetched
             }
             ++counters_.l2_accesses;
-            charge(w, costs_.l2_access);
+            charge(w, mem ? costs_.system_access : costs_.l2_access);
             const std::uint64_t o = level_read(w, addr, a.size, mem);
             observe(w, o);
             const std::uint64_t nv = compute(o);

@@ -27,6 +27,12 @@ struct cost_table {
     std::uint64_t invalidate = 40;     // invalidating an L1
     std::uint64_t remote_per_cu = 100; // a remote flush or invalidate, per CU reached
     std::uint64_t rmw_lock = 100;      // taking the device-wide RMW locks (remote RMW / store)
+    // Several devices (options::devices): an access or RMW performed at memory (system scope), which
+    // crosses the link between devices, and the wait of a system-scope release for its L2's write-backs
+    // to reach memory. 1,000 cycles is 1 us at 1 GHz: a remote load's round trip over NVLink is of that
+    // order, PCIe's about twice it (docs/scale-out.md's model). Sweep it. One device: memory is the L2,
+    // and such an access costs l2_access.
+    std::uint64_t system_access = 1000;
     // A flush is charged per distinct dirty line, at most l1_lines of them: HRF Table 1's L1 is 32 KB,
     // i.e. 512 lines of 64 bytes.
     std::uint64_t line_bytes = 64;

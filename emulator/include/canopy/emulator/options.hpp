@@ -3,7 +3,7 @@
 // Options are process-wide (launches read them when they start) and default from environment
 // variables, so that a failing test can be replayed without recompiling:
 //   CANOPY_EMU_DEVICE=hrf8  CANOPY_EMU_SCHEDULER=deterministic|parallel  CANOPY_EMU_SEED=42
-//   CANOPY_EMU_THREADS=4    CANOPY_EMU_STACK_KIB=64  CANOPY_EMU_SUBGROUP=32|64
+//   CANOPY_EMU_THREADS=4    CANOPY_EMU_STACK_KIB=64  CANOPY_EMU_SUBGROUP=32|64  CANOPY_EMU_DEVICES=1
 //   CANOPY_EMU_MEMORY_MODEL=coherent|scoped  CANOPY_EMU_SPIN_LIMIT=0
 //   CANOPY_EMU_RACE_CHECK=none|hrf-direct|hrf-indirect|rsp
 //   CANOPY_EMU_PCT_DEPTH=3  CANOPY_EMU_PCT_STEPS=20000
@@ -109,6 +109,12 @@ struct options {
     // only the work-groups of the same device and system scope reaches all. Empty: one device, and
     // system scope is device scope (the default; a GPU launch is on one device).
     std::vector<unsigned> race_block_device;
+    // The launch stands for one persistent launch on each of this many devices (>= 1; 0 reads as 1),
+    // all running at once and sharing host memory: work-group b is on device b % devices (the runtime's
+    // system level, docs/scale-out.md). Each device gets the virtual device's compute units, its own
+    // L1s and, on the scoped-cache model, its own L2 (system scope reaches memory); the race detector's
+    // devices follow (race_block_device, unless given). Every work-group must be resident at once.
+    unsigned devices = 1;
 };
 
 /// The options the next launch uses (initialized from the environment on first use).

@@ -46,6 +46,14 @@ struct config {
     // device queue's).
     unsigned priority_delta = 1;
     unsigned far_capacity = 0;
+    // Ring core, several devices in one run (system_level.hpp; the emulator only for now): the devices,
+    // the system ring's capacity in fronts, and how many fronts a busy sub-group runs between looks
+    // at the system's hunger (one system-scope load: a link crossing on GPUs).
+    // And the fronts the system ring is kept stocked with per dry device.
+    unsigned devices = 1;
+    unsigned system_capacity = 256;
+    unsigned system_poll = 4;
+    unsigned system_stock = 8;
 };
 
 } // namespace canopy::runtime

@@ -26,6 +26,9 @@
 // One iteration: pick (leader) → lanes read the front in place → the leader hands the slot back → run →
 // count (one device-scope RMW, before any child is published) → pack into the private ring (spilling
 // when it is full) → share. Scopes per operation: docs/scopes.md ("Ring core").
+// Several devices (config::devices > 1): each device runs this loop over its own buffer, and the system
+// level (system_level.hpp) joins them: a busy sub-group donates to the system ring when devices are dry,
+// a dry device takes from it, and a device with no task leaves only when the system's credits read 0.
 #pragma once
 
 #include <atomic>
@@ -39,6 +42,7 @@
 #include "canopy/platform/trace.hpp"
 #include "canopy/queues/front_ring.hpp"
 #include "canopy/runtime/scheduler.hpp"
+#include "canopy/runtime/system_level.hpp"
 #include "canopy/runtime/task_order.hpp"
 
 namespace canopy::runtime {
@@ -73,6 +77,78 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     // steal-rsp: the most fronts one steal takes (the count rides in 5 bits of the pick's broadcast).
     static constexpr unsigned steal_batch_max = 16;
     unsigned delta = 1; // order priority: the bucket width
+
+    // ---- the system level (system_level.hpp): several devices; devices == 1 leaves it unused ----
+    using sys_access = queues::scoped_access<scope::system>;
+    unsigned* sys = nullptr; // the system buffer (memory every device reaches)
+    unsigned devices = 1;    // devices of the run
+    unsigned dev = 0;        // this sub-group's device
+    unsigned system_capacity = 2;
+    unsigned system_poll = 4;
+    // Fronts the system ring is kept stocked with per dry device (config::system_stock): a few fronts
+    // to start from, which the device's own sharing then spreads.
+    unsigned system_stock = 8;
+
+    CANOPY_DEVICE queues::front_ring system_ring() const {
+        return {sys + system_layout::ring, system_capacity, L.shape};
+    }
+    // Relaxed: a count (system_level.hpp argues the order of its RMWs); at system scope, since every
+    // device's sub-groups update it.
+    CANOPY_DEVICE atomic_ref<unsigned, scope::system> credits() const {
+        return atomic_ref<unsigned, scope::system>(sys[system_layout::credits]);
+    }
+    // Relaxed: a hint for donors, like the idle counts.
+    CANOPY_DEVICE atomic_ref<unsigned, scope::system> hungry_devices() const {
+        return atomic_ref<unsigned, scope::system>(sys[system_layout::hungry]);
+    }
+    // Device scope: only this device's sub-groups touch its flag.
+    CANOPY_DEVICE atomic_ref<unsigned, scope::device> hungry_flag() const {
+        return atomic_ref<unsigned, scope::device>(sys[system_layout::flags + dev]);
+    }
+
+    /// The leader whose count step (or donation) left its device with no task: its device's credit goes.
+    CANOPY_DEVICE void device_dry(unsigned* cnt) const {
+        // Acquire at device scope: a donor's release on the outstanding count (move_out, to_system),
+        // read through the RMWs after it, orders the donor's credit for its tasks before this removal.
+        fence<scope::device>(std::memory_order_acquire);
+        credits().fetch_sub(1u, std::memory_order_relaxed);
+        ++cnt[c_device_dry];
+    }
+
+    /// A hungry device's leader (the device is dry, or half its sub-groups are idle): counts the device
+    /// hungry (once) and takes a front from the system ring. True with the ticket in `aux` when it took
+    /// one: its tasks are counted on this device already.
+    CANOPY_DEVICE bool take_from_system(unsigned& aux) const {
+        if (hungry_flag().load(std::memory_order_relaxed) == 0 &&
+            hungry_flag().exchange(1u, std::memory_order_relaxed) == 0) {
+            hungry_devices().fetch_add(1u, std::memory_order_relaxed);
+        }
+        const queues::front_ring q = system_ring();
+        // Acquire at system scope (inside reserve_pop): the donor's system-scope release of the front.
+        const queues::ring_span r = q.template reserve_pop<sys_access>(1);
+        if (r.n == 0) {
+            return false;
+        }
+        const unsigned n = q.slot(r.first).count(); // the header, read after the acquire
+        // This device's count first (before any of these tasks can run and count down), then its credit
+        // if it was dry, and only then the tasks' credit (system_level.hpp).
+        const unsigned old =
+            atomic_ref<unsigned, scope::device>(*outstanding()).fetch_add(n, std::memory_order_relaxed);
+        if (old == 0) {
+            credits().fetch_add(1u, std::memory_order_relaxed);
+        }
+        credits().fetch_sub(n, std::memory_order_relaxed);
+        aux = r.first;
+        return true;
+    }
+
+    /// Busy again (fewer than half the device's sub-groups idle): the device leaves the hungry count.
+    CANOPY_DEVICE void sated() const {
+        if (hungry_flag().load(std::memory_order_relaxed) == 1 &&
+            hungry_flag().exchange(0u, std::memory_order_relaxed) == 1) {
+            hungry_devices().fetch_sub(1u, std::memory_order_relaxed);
+        }
+    }
 
     /// Device ring k (config::device_rings); a work-group's home ring is home_ring(wg).
     CANOPY_DEVICE queues::front_ring device_ring(unsigned k) const {
@@ -204,6 +280,17 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             // so no ring can hold a front then. A poll round costs the same reads in either order.
             // Relaxed at device scope: the counter carries no data, only the count.
             if (atomic_ref<unsigned, scope::device>(*outstanding()).load(std::memory_order_relaxed) == 0) {
+                // Several devices: this one is dry. The run ends when the credits read 0 (no task
+                // anywhere, none can appear: system_level.hpp); until then, take from the system ring.
+                if (devices > 1) {
+                    if (take_from_system(aux)) {
+                        kind = detail::pk_system;
+                        return true;
+                    }
+                    if (credits().load(std::memory_order_relaxed) != 0) {
+                        return false;
+                    }
+                }
                 kind = detail::pk_done;
                 return true;
             }
@@ -228,6 +315,14 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     aux = s.first;
                     ring = probe;
                     kind = detail::pk_device;
+                    return true;
+                }
+            }
+            if (devices > 1 && idle && 2 * idle_device().load(std::memory_order_relaxed) >= L.subgroups()) {
+                // Several devices, half of this one idle: work from the system ring before the device's
+                // own stealing (a device with one long front has tasks, but its sub-groups have none).
+                if (take_from_system(aux)) {
+                    kind = detail::pk_system;
                     return true;
                 }
             }
@@ -340,7 +435,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     }
 
     /// Where move_out puts fronts.
-    enum target : unsigned { to_workgroup = 0, to_device = 1, to_far = 2 };
+    enum target : unsigned { to_workgroup = 0, to_device = 1, to_far = 2, to_system = 3 };
 
     /// Every lane: moves up to `want` private fronts — the oldest (from ph on), or with `newest` the
     /// newest (ending at pt) — into the work-group, device or far ring, as many as it has free slots for
@@ -350,7 +445,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     CANOPY_DEVICE unsigned move_out(unsigned wg, unsigned sg, unsigned& ph, unsigned& pt, unsigned want,
                                     unsigned where, bool newest, bool leader, unsigned lane, unsigned* cnt,
                                     unsigned ring_offset = 0) const {
-        const queues::front_ring q = where == to_far ? far_ring()
+        const queues::front_ring q = where == to_far      ? far_ring()
+                                     : where == to_system ? system_ring()
                                      : where == to_device
                                          ? device_ring(home_ring(wg) + ring_offset < L.device_rings
                                                            ? home_ring(wg) + ring_offset
@@ -362,8 +458,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         if (leader && want != 0) {
             // Acquire at the ring's scope (inside reserve_push): the consumers that freed these slots
             // have finished reading them.
-            r = where != to_workgroup ? q.template reserve_push<dev_access>(want)
-                                      : q.template reserve_push<wg_access>(want);
+            r = where == to_system      ? q.template reserve_push<sys_access>(want)
+                : where != to_workgroup ? q.template reserve_push<dev_access>(want)
+                                        : q.template reserve_push<wg_access>(want);
         }
         r.first = broadcast(r.first, 0);
         r.n = broadcast(r.n, 0);
@@ -382,7 +479,19 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         // Lanes -> leader: every lane's copy comes before the leader's release that publishes them.
         handoff_barrier();
         if (leader) {
-            if (where == to_far) {
+            if (where == to_system) {
+                // The tasks' credit before they leave this device's count (system_level.hpp); the
+                // system-scope release publishes them to every device; then this device's count falls,
+                // with a device-scope release that the sub-group making it 0 acquires.
+                credits().fetch_add(moved_tasks, std::memory_order_relaxed);
+                q.template publish<sys_access>(r);
+                const unsigned old = atomic_ref<unsigned, scope::device>(*outstanding())
+                                         .fetch_sub(moved_tasks, std::memory_order_release);
+                if (old == moved_tasks) {
+                    device_dry(cnt);
+                }
+                cnt[c_donate_system] += r.n;
+            } else if (where == to_far) {
                 // Counted before they can be taken (far tasks <= outstanding at every moment).
                 far_tasks().fetch_add(moved_tasks, std::memory_order_relaxed);
                 q.template publish<dev_push_access>(r);
@@ -469,7 +578,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         unsigned cnt[num_counters] = {};
         bool pending = false;
         unsigned cursor = wg;
-        ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity);
+        ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity, dev);
+        unsigned system_tick = 0; // fronts since this sub-group last looked at the system's hunger
         const bool traced = leader && tracing(); // --trace (platform/trace.hpp): read once
 
         for (;;) {
@@ -503,10 +613,12 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             const unsigned lvl = kind == detail::pk_workgroup                          ? lvl_workgroup
                                  : kind == detail::pk_device || kind == detail::pk_far ? lvl_device
                                  : kind == detail::pk_private                          ? lvl_private
+                                 : kind == detail::pk_system                           ? lvl_system
                                                                                        : lvl_stolen;
             const queues::front_ref f = kind == detail::pk_workgroup ? wq.slot(aux)
                                         : kind == detail::pk_device  ? device_ring(ring).slot(aux)
                                         : kind == detail::pk_far     ? far_ring().slot(aux)
+                                        : kind == detail::pk_system  ? system_ring().slot(aux)
                                         : kind == detail::pk_mailbox ? mailbox_front(sg)
                                         : kind == detail::pk_rsp     ? vq.slot(aux)
                                                                      : private_slot(sg, mine);
@@ -542,6 +654,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     far_ring().template release<dev_access>({aux, 1}); // release at device scope
                     // No longer far (still outstanding until they finish): far tasks <= outstanding.
                     far_tasks().fetch_sub(count, std::memory_order_relaxed);
+                } else if (kind == detail::pk_system) {
+                    system_ring().template release<sys_access>({aux, 1}); // release at system scope
                 } else if (kind == detail::pk_rsp) {
                     // The promoted release hands the victim's slots back: its producers may reuse them.
                     vq.template release<thief_access>({aux, stolen_n});
@@ -646,6 +760,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                                          .fetch_add(spawned - count, std::memory_order_relaxed);
                 if (old + spawned < count) {
                     report(status(), failure::counter_underflow, sg);
+                } else if (devices > 1 && old + spawned == count) {
+                    device_dry(cnt); // several devices: this device has no task left
                 }
                 if (traced) {
                     trace_count(trace_counter::outstanding, 0, old + spawned - count);
@@ -761,7 +877,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             // ---- share on demand ----
             if (pt - ph > this->keep_private) {
                 unsigned n = 0;
-                bool to_wg = true;
+                bool to_wg = true, to_sys = false;
                 if (leader) {
                     const unsigned spare = pt - ph - this->keep_private;
                     // Hungry sub-groups of this work-group, beyond the fronts already queued for them.
@@ -794,13 +910,38 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     }
                     n = want < spare ? want : spare;
                     n = n < max_share ? n : max_share;
+                    // Several devices: every system_poll fronts, a look at how many devices are dry
+                    // (one system-scope load), and fronts for them beyond those the system ring holds,
+                    // before this device's own wants (a dry device has nothing at all to run).
+                    if (devices > 1 && ++system_tick >= system_poll) {
+                        system_tick = 0;
+                        // A device with half its sub-groups idle keeps its fronts (and asks the system
+                        // ring: pick); a busier one leaves the hungry count and feeds the others.
+                        if (2 * idle_device().load(std::memory_order_relaxed) < L.subgroups()) {
+                            sated();
+                            const unsigned h = hungry_devices().load(std::memory_order_relaxed);
+                            const unsigned qs = h != 0 ? system_ring().template size_hint<sys_access>() : 0;
+                            const unsigned ws = h * system_stock > qs ? h * system_stock - qs : 0;
+                            if (ws != 0) {
+                                n = ws < spare ? ws : spare;
+                                n = n < max_share ? n : max_share;
+                                to_sys = true;
+                            }
+                        }
+                    }
                 }
-                const unsigned n_to = broadcast(n << 1 | (to_wg ? 1u : 0u), 0); // one broadcast for both
-                n = n_to >> 1;
+                // One broadcast for the count and the target.
+                const unsigned n_to = broadcast(n << 2 | (to_wg ? 1u : 0u) | (to_sys ? 2u : 0u), 0);
+                n = n_to >> 2;
                 to_wg = (n_to & 1u) != 0;
+                to_sys = (n_to & 2u) != 0;
                 if (n != 0) {
                     // The oldest fronts go (the shared rings are FIFO: the oldest work spreads first).
-                    move_out(wg, sg, ph, pt, n, to_wg ? to_workgroup : to_device, false, leader, lane, cnt);
+                    move_out(wg, sg, ph, pt, n,
+                             to_sys  ? to_system
+                             : to_wg ? to_workgroup
+                                     : to_device,
+                             false, leader, lane, cnt);
                 }
             }
             if (traced) {

@@ -27,6 +27,7 @@
 #include "canopy/runtime/scheduler.hpp"
 #include "canopy/runtime/stats.hpp"
 #include "canopy/runtime/status.hpp"
+#include "canopy/runtime/system_level.hpp"
 #include "canopy/runtime/task_context.hpp"
 #include "canopy/sync/discovery.hpp"
 #include "canopy/sync/persistent.hpp"
@@ -104,6 +105,21 @@ template <class Sched> struct plain_kernel {
     Sched s;
     CANOPY_DEVICE void operator()() const { s(block_id(), grid_dim()); }
 };
+/// Several devices in one emulated launch (config::devices; system_level.hpp): work-group b is work-group
+/// b / D of device b % D (the emulator puts it on a CU of that device: emu::options::devices), and runs
+/// that device's scheduler over that device's buffer.
+template <class Sched> struct system_kernel {
+    Sched s;
+    unsigned* mems[system_layout::max_devices];
+    unsigned devices;
+    CANOPY_DEVICE void operator()() const {
+        Sched x = s;
+        const unsigned d = block_id() % devices;
+        x.mem = mems[d];
+        x.dev = d;
+        x(block_id() / devices, grid_dim() / devices);
+    }
+};
 } // namespace detail
 
 template <class... Tasks> class task_set {
@@ -170,6 +186,34 @@ template <class... Tasks> class task_set {
             c.staging_capacity == 0) {
             throw error("canopy::runtime: every queue capacity must be at least 1 front (staging: 1 task)");
         }
+        const unsigned D = c.devices == 0 ? 1u : c.devices;
+        if (D > 1) {
+            // The system level (system_level.hpp) is the ring core's, and several devices in one launch
+            // are the emulator's: a GPU build would launch once per device with peer memory (not built).
+            if constexpr (!rings) {
+                throw error("canopy::runtime: several devices need the ring core (queues = ring)");
+            }
+#if !defined(CANOPY_BACKEND_CPU)
+            throw error(
+                "canopy::runtime: several devices in one run (config::devices = " + std::to_string(D) +
+                ") run on the emulator only for now; on a GPU use one device, or one MPI rank per "
+                "device (docs/scale-out.md)");
+#endif
+            if constexpr (P == policy::hrf_direct) {
+                // HRF-direct composes only chains of one scope: a front that reaches a device through
+                // the system ring (system scope) and then its lanes (the hand-off, device scope) would be
+                // a race there (the race detector finds it), so every queue would have to be at system
+                // scope. HRF-indirect's transitivity is what lets the levels keep their own scopes.
+                throw error("canopy::runtime: several devices need a policy whose model composes scopes: "
+                            "hrf-direct synchronizes every chain at one scope, so each of its hand-offs "
+                            "would have to be at system scope; use hrf-indirect, steal-emulated or "
+                            "steal-rsp");
+            }
+            if (D > system_layout::max_devices) {
+                throw error("canopy::runtime: config::devices = " + std::to_string(D) + " exceeds the " +
+                            std::to_string(system_layout::max_devices) + " the system level holds");
+            }
+        }
         unsigned grid = c.grid;
         if (c.persistent || grid == 0) {
             grid = sync::persistent_grid<detail::persistent_body<sched_t>>(c.block);
@@ -195,6 +239,12 @@ template <class... Tasks> class task_set {
         ring(c.private_capacity, "private queue");
         ring(c.workgroup_capacity, "work-group queue");
         ring(c.device_capacity, "device queue");
+        if (D > 1) {
+            ring(c.system_capacity, "system ring");
+            if (c.system_capacity < 2) {
+                throw error("canopy::runtime: the system ring needs at least 2 fronts");
+            }
+        }
         if (rings && (c.workgroup_capacity < 2 || c.device_capacity < 2)) {
             // A lock-free ring of one slot cannot tell "published for ticket i" from "free for ticket
             // i + 1": both are sequence value i + 1 (front_ring.hpp).
@@ -284,9 +334,25 @@ template <class... Tasks> class task_set {
             head[L.priority + 3] = ~0u;
         }
 
-        device_buffer<unsigned> mem(L.total);
-        mem.fill_zero();
-        mem.upload_at(0, head.data(), head.size());
+        // Several devices: one buffer each (device 0 holds the seeds, the others start empty), and the
+        // system buffer, whose credits start at 1 for device 0 when it holds seeds (system_level.hpp).
+        std::vector<device_buffer<unsigned>> mems;
+        for (unsigned d = 0; d < D; ++d) {
+            mems.emplace_back(L.total);
+            mems.back().fill_zero();
+            if (d == 0) {
+                mems.back().upload_at(0, head.data(), head.size());
+            } else if (prio) { // no seeds, and the priority words as device 0's
+                mems.back().upload_at(L.priority, head.data() + L.priority, 4);
+            }
+        }
+        device_buffer<unsigned>& mem = mems[0];
+        device_buffer<unsigned> sysmem(D > 1 ? system_layout::words(c.system_capacity, L.shape) : 1);
+        sysmem.fill_zero();
+        if (D > 1 && !seeds_.empty()) {
+            const unsigned one = 1;
+            sysmem.upload_at(system_layout::credits, &one, 1);
+        }
         const scheduler<P, Tasks...> core{tasks_,
                                           mem.data(),
                                           L,
@@ -296,8 +362,14 @@ template <class... Tasks> class task_set {
                                           c.max_donations_per_point};
         sched_t s = [&] {
             if constexpr (rings) {
-                return sched_t{core, c.order, c.max_share_per_point == 0 ? 1u : c.max_share_per_point,
-                               c.priority_delta};
+                sched_t r{core, c.order, c.max_share_per_point == 0 ? 1u : c.max_share_per_point,
+                          c.priority_delta};
+                r.sys = sysmem.data();
+                r.devices = D;
+                r.system_capacity = c.system_capacity;
+                r.system_poll = c.system_poll == 0 ? 1u : c.system_poll;
+                r.system_stock = c.system_stock == 0 ? 1u : c.system_stock;
+                return r;
             } else {
                 return core;
             }
@@ -305,7 +377,21 @@ template <class... Tasks> class task_set {
         const auto t0 = std::chrono::steady_clock::now();
         unsigned participants = grid;
         try {
-            if (c.persistent) {
+            if (D > 1) {
+#if defined(CANOPY_BACKEND_CPU)
+                if constexpr (rings) {
+                    detail::system_kernel<sched_t> k{s, {}, D};
+                    for (unsigned d = 0; d < D; ++d) {
+                        k.mems[d] = mems[d].data();
+                    }
+                    emu::options o = emu::current_options();
+                    o.devices = D; // one launch stands for one per device, all at once
+                    const emu::scoped_options scoped(o);
+                    launch({.grid = grid * D, .block = c.block}, k);
+                    participants = grid * D;
+                }
+#endif
+            } else if (c.persistent) {
                 sync::discovery_context ctx(grid);
                 // Returns after reading the participant count back: the kernel has finished.
                 participants = sync::launch_persistent({.grid = grid, .block = c.block}, ctx,
@@ -320,7 +406,7 @@ template <class... Tasks> class task_set {
             // A kernel that failed (the emulator's deadlock report, a GPU fault) leaves its queues
             // behind: say what the runtime was holding, so that a lost task and a stuck lock look
             // different. After a GPU fault the context may be lost and the state unreadable: say so.
-            const std::string msg = std::string(e.what()) + "\n" + try_describe_state(mem, L);
+            const std::string msg = std::string(e.what()) + "\n" + state_of(mems, L);
             if (dynamic_cast<const device_error*>(&e) != nullptr) {
                 throw device_error(msg);
             }
@@ -342,24 +428,49 @@ template <class... Tasks> class task_set {
         st.cycles_max_cu = m.cycles_max_cu;
         st.cycles_makespan = m.cycles_makespan;
 #endif
-        unsigned status_word = 0;
-        mem.download_at(L.status, &status_word, 1);
-        if (status_word != 0) {
-            // The same report as a failed emulator launch: what failed, and the queues' state.
-            throw error(describe(status_word, c.private_capacity, c.workgroup_capacity, c.device_capacity,
-                                 c.staging_capacity) +
-                        ::canopy::runtime::detail::replay_hint() + "\n" + try_describe_state(mem, L));
+        for (unsigned d = 0; d < D; ++d) {
+            unsigned status_word = 0;
+            mems[d].download_at(L.status, &status_word, 1);
+            if (status_word != 0) {
+                // The same report as a failed emulator launch: what failed, and the queues' state.
+                // Appends, not operator+ chains on literals: g++ 12 -O3 warns -Wrestrict on those (a
+                // false positive, but the installed examples build with -Werror).
+                std::string msg;
+                if (D > 1) {
+                    msg.append("device ").append(std::to_string(d)).append(": ");
+                }
+                msg.append(describe(status_word, c.private_capacity, c.workgroup_capacity, c.device_capacity,
+                                    c.staging_capacity));
+                msg.append(::canopy::runtime::detail::replay_hint()).append("\n").append(state_of(mems, L));
+                throw error(msg);
+            }
         }
         std::vector<unsigned> rows(static_cast<std::size_t>(L.total - L.stats));
-        mem.download_at(L.stats, rows.data(), rows.size());
-        st.workgroups = grid;
-        st.participants = participants;
-        st.subgroups = L.subgroups();
-        st.subgroup_size = F;
-        for (unsigned i = 0; i < L.subgroups(); ++i) {
-            st.add_row(rows.data() + static_cast<std::size_t>(i) * L.counters);
+        for (unsigned d = 0; d < D; ++d) {
+            mems[d].download_at(L.stats, rows.data(), rows.size());
+            for (unsigned i = 0; i < L.subgroups(); ++i) {
+                st.add_row(rows.data() + static_cast<std::size_t>(i) * L.counters);
+            }
         }
+        st.workgroups = grid * D;
+        st.participants = participants;
+        st.subgroups = L.subgroups() * D;
+        st.subgroup_size = F;
+        st.devices = D;
         return st;
+    }
+
+    /// try_describe_state of every device's buffer (one device: as before).
+    static std::string state_of(const std::vector<device_buffer<unsigned>>& mems, const layout& L) {
+        if (mems.size() == 1) {
+            return try_describe_state(mems[0], L);
+        }
+        std::string s;
+        for (std::size_t d = 0; d < mems.size(); ++d) {
+            s.append(d != 0 ? "\ndevice " : "device ").append(std::to_string(d)).append(": ");
+            s.append(try_describe_state(mems[d], L));
+        }
+        return s;
     }
 
     std::tuple<Tasks...> tasks_;

@@ -51,7 +51,8 @@ enum pick_kind : unsigned {
     pk_device = 3,
     pk_mailbox = 4,
     pk_rsp = 5,
-    pk_far = 6 // ring core, order priority: the far ring
+    pk_far = 6,   // ring core, order priority: the far ring
+    pk_system = 7 // ring core, several devices: the system ring (system_level.hpp)
 };
 } // namespace detail
 

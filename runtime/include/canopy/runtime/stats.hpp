@@ -14,13 +14,22 @@
 namespace canopy::runtime {
 
 /// Where a front came from when a sub-group ran it.
-enum level : unsigned { lvl_private = 0, lvl_workgroup = 1, lvl_device = 2, lvl_stolen = 3, num_levels = 4 };
+/// lvl_system: the system ring (several devices; system_level.hpp).
+enum level : unsigned {
+    lvl_private = 0,
+    lvl_workgroup = 1,
+    lvl_device = 2,
+    lvl_stolen = 3,
+    lvl_system = 4,
+    num_levels = 5
+};
 
 constexpr const char* level_name(unsigned l) {
     return l == lvl_private     ? "private"
            : l == lvl_workgroup ? "work-group"
            : l == lvl_device    ? "device"
-                                : "stolen";
+           : l == lvl_stolen    ? "stolen"
+                                : "system";
 }
 
 /// One row of device counters per sub-group.
@@ -38,7 +47,9 @@ enum counter : unsigned {
                        // the fronts of its remote pops, several per steal on the ring core)
     c_rsp_attempts,
     c_spawned,
-    c_deferred, // fronts sent to the far ring (ring core, order priority)
+    c_deferred,      // fronts sent to the far ring (ring core, order priority)
+    c_donate_system, // fronts donated to the system ring (several devices)
+    c_device_dry,    // times this sub-group's count step left its device with no task (several devices)
     num_counters
 };
 
@@ -50,6 +61,10 @@ struct stats {
     std::uint64_t rsp_attempts = 0;
     std::uint64_t tasks_spawned = 0;   // on the device (seeds not included)
     std::uint64_t deferred_fronts = 0; // sent to the far ring (ring core, order priority)
+    // Several devices (config::devices): fronts donated to the system ring, and the times a device ran
+    // dry (its outstanding count reached 0 while the run went on, or at its end).
+    std::uint64_t donations_to_system = 0, devices_dry = 0;
+    unsigned devices = 1;
     unsigned workgroups = 0, subgroups = 0, subgroup_size = 0; // launched
     unsigned participants = 0; // work-groups that ran the scheduler (persistent: occupancy discovery's count)
     // Scoped-cache model (emulator, memory_model = scoped); zero otherwise.
@@ -69,7 +84,7 @@ struct stats {
         return n;
     }
     std::uint64_t donations() const {
-        return donations_to_workgroup + donations_to_device + redonations_to_device;
+        return donations_to_workgroup + donations_to_device + redonations_to_device + donations_to_system;
     }
 
     void add_row(const unsigned* row) {
@@ -88,6 +103,8 @@ struct stats {
         rsp_attempts += row[c_rsp_attempts];
         tasks_spawned += row[c_spawned];
         deferred_fronts += row[c_deferred];
+        donations_to_system += row[c_donate_system];
+        devices_dry += row[c_device_dry];
     }
 };
 

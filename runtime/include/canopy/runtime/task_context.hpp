@@ -84,7 +84,12 @@ template <class... Tasks> class task_context {
   public:
     static constexpr unsigned W = payload_words<Tasks...>;
 
-    CANOPY_DEVICE task_context(unsigned* stage, unsigned capacity) : stage_(stage), capacity_(capacity) {}
+    CANOPY_DEVICE task_context(unsigned* stage, unsigned capacity, unsigned device = 0)
+        : stage_(stage), capacity_(capacity), device_(device) {}
+
+    /// The device this task runs on (0 .. config::devices - 1): a task that counts into device memory
+    /// at device scope keeps one copy per device (device scope does not reach the other devices).
+    CANOPY_DEVICE unsigned device() const { return device_; }
 
     /// Spawns one task of type Task (any lane, divergent or not; no collective). `priority` matters
     /// only under config::order = priority: lower runs sooner, in buckets of config::priority_delta.
@@ -132,6 +137,7 @@ template <class... Tasks> class task_context {
 
     unsigned* stage_;
     unsigned capacity_;
+    unsigned device_;
     unsigned n_ = 0;
     unsigned per_type_[sizeof...(Tasks)] = {};
     bool overflow_ = false;

@@ -178,6 +178,10 @@ inline runtime_result traverse_runtime_joins(const params& p, const runtime::con
                                              unsigned records = default_join_records,
                                              unsigned hash_cycles = sha1_model_cycles,
                                              unsigned max_table_rows = default_max_rows) {
+    if (cfg.devices > 1) {
+        throw error("canopy uts: a join tree counts through one device's pool (device-scope joins): run it "
+                    "on one device");
+    }
     if (cfg.staging_capacity < fan_out) {
         // A node stages at most fan_out children; a completing task at most one continuation.
         throw error("canopy uts: the staging buffer must hold at least " + std::to_string(fan_out) +

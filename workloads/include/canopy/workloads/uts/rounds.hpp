@@ -78,6 +78,10 @@ traverse_round(const params& p, const runtime::config& cfg, const std::vector<no
     if (seeds.empty()) {
         return r;
     }
+    if (cfg.devices > 1) {
+        throw error("canopy uts: a round runs on one device (the rounds are the devices' exchange): run it "
+                    "with config::devices = 1");
+    }
     if (cfg.staging_capacity < fan_out) {
         throw error("canopy uts: the staging buffer must hold at least " + std::to_string(fan_out) +
                     " tasks per lane");

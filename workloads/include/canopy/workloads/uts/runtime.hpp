@@ -79,7 +79,7 @@ struct round_limits {
 
 struct shared_args {
     params p;
-    unsigned long long* counters; // count_slots x slot_words: [0] nodes, [1] leaves, [2] depth,
+    unsigned long long* counters; // devices x count_slots x slot_words: [0] nodes, [1] leaves, [2] depth,
                                   // [3] 1 + the largest height beyond the decision table (0: none)
     decision_view table;          // child counts by height and random value (device memory)
     unsigned hash_cycles = sha1_model_cycles; // model_cycles per SHA-1 compression (emulator timing)
@@ -103,7 +103,9 @@ struct node_task {
         node_state st;
         __builtin_memcpy(st.b, x.s, 20);
         const int n = decide_children(a.table, x.height, rng_rand(st));
-        unsigned long long* slot = a.counters + (global_id() & (count_slots - 1)) * slot_words;
+        // One set of slots per device (ctx.device()): device-scope RMWs do not reach the other devices.
+        unsigned long long* slot =
+            a.counters + (ctx.device() * count_slots + (global_id() & (count_slots - 1))) * slot_words;
         if (n < 0) { // deeper than the table: no guess; the host fails the run (traverse_runtime)
             atomic_ref<unsigned long long, scope::device>(slot[3]).fetch_max(
                 static_cast<unsigned long long>(x.height) + 1, std::memory_order_relaxed);
@@ -197,7 +199,7 @@ inline counts sum_counters(const device_buffer<unsigned long long>& counters, co
     const std::vector<unsigned long long> v = counters.to_vector();
     counts c;
     unsigned long long beyond = 0;
-    for (unsigned i = 0; i < count_slots; ++i) {
+    for (std::size_t i = 0; i < v.size() / slot_words; ++i) { // every device's slots
         beyond = v[i * slot_words + 3] > beyond ? v[i * slot_words + 3] : beyond;
         c.nodes += v[i * slot_words + 0];
         c.leaves += v[i * slot_words + 1];
@@ -225,7 +227,8 @@ inline runtime_result traverse_runtime(const params& p, const runtime::config& c
         throw error("canopy uts: the staging buffer must hold at least " + std::to_string(fan_out) +
                     " tasks per lane");
     }
-    device_buffer<unsigned long long> counters(count_slots * slot_words);
+    device_buffer<unsigned long long> counters(std::size_t{count_slots} * slot_words *
+                                               (cfg.devices > 1 ? cfg.devices : 1u));
     counters.fill_zero();
     const decision_table table = build_decision_table(p, max_table_rows);
     const device_buffer<std::uint32_t> table_words(table.words);

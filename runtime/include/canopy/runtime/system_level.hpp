@@ -1,0 +1,57 @@
+// canopy/runtime/system_level.hpp — the level above the device: several devices in one run
+// (config::devices > 1), each running the ring core over its own queues, sharing work through one
+// system ring and ending together (docs/scale-out.md, "Several devices in one launch"; the scopes in
+// docs/scopes.md, "System level").
+//
+// The words live in memory that every device reaches (host-pinned or peer memory on GPUs; host memory
+// on the emulator), apart from the devices' own runtime buffers:
+//   credits        system scope. The run's termination count: 1 for each device whose outstanding
+//                  count is above 0, plus every task in the system ring. It reads 0 exactly when no task
+//                  exists anywhere and none can appear, so a device whose own count is 0 leaves when
+//                  it reads 0 and waits for the system ring otherwise. Why one counter and not the
+//                  devices' counts scanned in turn: a scan can read the receiver before and the sender
+//                  after a move and see two zeros (the four-counter pitfall, notes/scale-out.md §7.3);
+//                  RMWs on one word are totally ordered, and every move adds its credit before the
+//                  credit it replaces goes (below), so no prefix of that order reads 0 while work
+//                  exists. One RMW per device transition and per move, none per task.
+//   hungry         system scope, relaxed: how many devices are hungry (no task, or half their
+//                  sub-groups idle): a hint that donors read every config::system_poll fronts; per
+//                  device, a flag at device scope that elects the one sub-group that counts its device
+//                  in (an idle leader) and out (a busy one, once fewer than half are idle).
+//   system ring    a front_ring at system scope: donors push fronts with a system-scope release (their
+//                  L1 and L2 written back to memory), a dry device pops with a system-scope acquire.
+//
+// Moves, and why the credits never read 0 early:
+//   donate  (a busy device's sub-group, at a share point, when devices are hungry): credits += the
+//           tasks; push + system release; its device's outstanding -= the tasks, a device-scope
+//           release; if that made it 0: acquire fence, credits -= 1.
+//   take    (a hungry device's idle leader): pop (system acquire); outstanding += the front's tasks;
+//           if that was 0: credits += 1; then credits -= the tasks.
+//   dry     (the sub-group whose count step made its device's outstanding 0): acquire fence (device
+//           scope), credits -= 1.
+// A take adds the device's credit before it removes the tasks' (program order on one word), and a
+// donation adds the tasks' before its device can lose its own: the device-scope release on the
+// outstanding count, read (through the RMWs after it) by the sub-group that makes it 0, whose acquire
+// fence orders that credit before its removal. A device-scope acquire suffices there: the two
+// sub-groups are on one device, and the credit RMW is at system scope, so HRF-indirect's transitivity
+// carries it (the donor's system-scope RMW happens before its device-scope release).
+#pragma once
+
+#include "canopy/queues/front_ring.hpp"
+
+namespace canopy::runtime {
+
+/// Word offsets in the system buffer.
+struct system_layout {
+    static constexpr unsigned credits = 0;
+    static constexpr unsigned hungry = 16; // its own 64-byte line: donors poll it
+    static constexpr unsigned flags = 32;  // flags + d: device d is counted in `hungry`
+    static constexpr unsigned max_devices = 64;
+    static constexpr unsigned ring = flags + max_devices;
+    /// Words of a buffer with a ring of `capacity` fronts of shape `s`.
+    static constexpr unsigned long long words(unsigned capacity, queues::front_shape s) {
+        return ring + queues::front_ring::words(capacity, s);
+    }
+};
+
+} // namespace canopy::runtime
