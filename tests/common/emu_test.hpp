@@ -27,6 +27,14 @@ inline emu::options emu_options(const std::string& preset = "tiny", unsigned sub
     return o;
 }
 
+/// emu_options on the scoped-cache memory model (deterministic scheduler): where a too-narrow scope
+/// loses or repeats work.
+inline emu::options scm_options(const std::string& preset = "tiny") {
+    emu::options o = emu_options(preset);
+    o.memory_model = emu::memory_model_kind::scoped;
+    return o;
+}
+
 /// Runs `body()` under `base` with seeds 1..n on the deterministic scheduler; every assertion made
 /// inside carries the seed, so a failure can be replayed (CANOPY_EMU_SEED=<seed>).
 template <class Body> void for_seeds(emu::options base, unsigned n, Body body) {

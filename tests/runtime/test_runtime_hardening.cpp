@@ -16,12 +16,6 @@ namespace {
 
 namespace rt = canopy::runtime;
 
-canopy::emu::options scm() {
-    auto o = canopy::test::emu_options("tiny");
-    o.memory_model = canopy::emu::memory_model_kind::scoped;
-    return o;
-}
-
 rt::config cfg(rt::policy p = rt::policy::hrf_indirect) {
     rt::config c;
     c.policy = p;
@@ -39,7 +33,7 @@ template <class F> std::string error_of(F f) {
 }
 
 TEST(RuntimeConfig, RingCapacitiesMustBePowersOfTwo) {
-    canopy::emu::scoped_options o(scm());
+    canopy::emu::scoped_options o(canopy::test::scm_options());
     struct bad {
         unsigned rt::config::*field;
         unsigned value;
@@ -126,7 +120,7 @@ TEST(RuntimeLayout, RingSlotsSurviveTheIndexWrap) {
 }
 
 TEST(RuntimeMemory, ABufferLargerThanTheDeviceIsRefused) {
-    canopy::emu::scoped_options o(scm());
+    canopy::emu::scoped_options o(canopy::test::scm_options());
     auto c = cfg();
     c.staging_capacity = 1u << 30; // 4 sub-groups x 32 lanes x 2^30 tasks x 2 words: 1 TiB
     const std::string m = error_of([&] { canopy::test::rt::run_fib(c, 5); });
@@ -140,7 +134,7 @@ TEST(RuntimeMemory, ABufferLargerThanTheDeviceIsRefused) {
 TEST(RuntimeHang, BoundedSpinTurnsALostTaskIntoAReport) {
     using task = canopy::test::rt::fib_task;
     using sched_t = rt::scheduler<rt::policy::hrf_indirect, task>;
-    auto o = scm();
+    auto o = canopy::test::scm_options();
     o.spin_limit = 300;
     canopy::test::for_seeds(o, 3, [&] {
         canopy::device_buffer<unsigned> leaves(1);

@@ -13,12 +13,6 @@ namespace {
 using canopy::scope;
 namespace sync = canopy::sync;
 
-canopy::emu::options scm() {
-    auto o = canopy::test::emu_options("tiny");
-    o.memory_model = canopy::emu::memory_model_kind::scoped;
-    return o;
-}
-
 canopy::emu::options parallel() {
     auto o = canopy::test::emu_options("tiny", 0, canopy::emu::scheduler_kind::parallel);
     o.memory_model = canopy::emu::memory_model_kind::coherent;
@@ -60,7 +54,7 @@ template <class Sem> outcome run_semaphore(unsigned capacity, unsigned groups, u
 template <class Sem> void expect_capacity_on_scm(unsigned capacity, unsigned seeds = 100) {
     constexpr unsigned groups = 4, iters = 5;
     unsigned reached = 0;
-    canopy::test::for_seeds(scm(), seeds, [&] {
+    canopy::test::for_seeds(canopy::test::scm_options(), seeds, [&] {
         const outcome r = run_semaphore<Sem>(capacity, groups, iters);
         ASSERT_LE(r.max_inside, capacity);
         ASSERT_EQ(r.entries, groups * iters);
@@ -102,7 +96,7 @@ TEST(SemaphoreScm, SleepingNeverExceedsCapacity) {
 // Capacity 1 is a mutex: plain data protected by it is visible at device scope on the SCM.
 template <class Sem> void expect_binary_semaphore_publishes() {
     constexpr unsigned groups = 4, iters = 5;
-    canopy::test::for_seeds(scm(), 25, [&] {
+    canopy::test::for_seeds(canopy::test::scm_options(), 25, [&] {
         canopy::device_buffer<Sem> sem(std::vector<Sem>{Sem::with_capacity(1)});
         canopy::device_buffer<unsigned> mem(1);
         mem.fill_zero();
@@ -164,7 +158,7 @@ TEST(SemaphoreParallel, SleepingNeverExceedsCapacity) {
 }
 
 TEST(SemaphoreApi, TryWaitTakesOnlyFreeSlots) {
-    canopy::emu::scoped_options o(scm());
+    canopy::emu::scoped_options o(canopy::test::scm_options());
     canopy::device_buffer<spin> a(std::vector<spin>{spin::with_capacity(2)});
     canopy::device_buffer<sleeping> b(std::vector<sleeping>{sleeping::with_capacity(2)});
     canopy::device_buffer<unsigned> out(6);

@@ -159,17 +159,11 @@ TEST(GraphTasksRounds, OneRoundAndUnitRoundsAreExact) {
     });
 }
 
-canopy::emu::options scm() {
-    auto o = canopy::test::emu_options("tiny");
-    o.memory_model = canopy::emu::memory_model_kind::scoped;
-    return o;
-}
-
 class GraphTasksPolicy : public ::testing::TestWithParam<rt::policy> {};
 
 TEST_P(GraphTasksPolicy, ExactOnTheScopedCacheModel) {
     const g::csr_graph gr = kronecker(8);
-    canopy::test::for_seeds(scm(), 4, [&] {
+    canopy::test::for_seeds(canopy::test::scm_options(), 4, [&] {
         check_bfs(gr, gr.max_degree_vertex(), opts(g::strategy::tasks, GetParam()));
         check_sssp(gr, gr.max_degree_vertex(), opts(g::strategy::tasks, GetParam()));
         g::run_options one_round = opts(g::strategy::tasks, GetParam());
@@ -183,7 +177,7 @@ INSTANTIATE_TEST_SUITE_P(Policies, GraphTasksPolicy, ::testing::ValuesIn(rt::all
 
 TEST(GraphStrategiesScoped, FrontierStrategiesExactOnTheScopedCacheModel) {
     const g::csr_graph gr = kronecker(6);
-    canopy::test::for_seeds(scm(), 3, [&] {
+    canopy::test::for_seeds(canopy::test::scm_options(), 3, [&] {
         for (g::strategy s : {g::strategy::multi_kernel, g::strategy::persistent}) {
             check_bfs(gr, gr.max_degree_vertex(), opts(s));
             check_sssp(gr, gr.max_degree_vertex(), opts(s));
@@ -202,7 +196,7 @@ TEST(GraphTeeth, WorkGroupScopeLabelsAreCaught) {
     const g::sssp_result ref = g::reference_sssp(gr, gr.max_degree_vertex());
     unsigned caught = 0;
     std::string first;
-    auto o = scm();
+    auto o = canopy::test::scm_options();
     for (unsigned seed = 1; seed <= 20 && caught == 0; ++seed) {
         o.seed = seed;
         canopy::emu::scoped_options scoped(o);

@@ -139,19 +139,13 @@ INSTANTIATE_TEST_SUITE_P(Strategies, GraphPageRankColor, ::testing::ValuesIn(g::
                              return s;
                          });
 
-canopy::emu::options scm() {
-    auto o = canopy::test::emu_options("tiny");
-    o.memory_model = canopy::emu::memory_model_kind::scoped;
-    return o;
-}
-
 class GraphPageRankColorPolicy : public ::testing::TestWithParam<rt::policy> {};
 
 TEST_P(GraphPageRankColorPolicy, TasksOnTheScopedCacheModel) {
     const g::csr_graph gr = kronecker(6);
     g::pagerank_options p;
     p.tolerance = 1e-5;
-    canopy::test::for_seeds(scm(), 3, [&] {
+    canopy::test::for_seeds(canopy::test::scm_options(), 3, [&] {
         check_pagerank(gr, p, opts(g::strategy::tasks, GetParam()));
         check_color(gr, opts(g::strategy::tasks, GetParam()));
     });
@@ -162,7 +156,7 @@ INSTANTIATE_TEST_SUITE_P(Policies, GraphPageRankColorPolicy, ::testing::ValuesIn
 
 TEST(GraphPageRankColorScoped, FrontierStrategiesOnTheScopedCacheModel) {
     const g::csr_graph gr = kronecker(6);
-    canopy::test::for_seeds(scm(), 2, [&] {
+    canopy::test::for_seeds(canopy::test::scm_options(), 2, [&] {
         for (g::strategy s : {g::strategy::multi_kernel, g::strategy::persistent}) {
             check_pagerank(gr, g::pagerank_options{}, opts(s));
             check_color(gr, opts(s));

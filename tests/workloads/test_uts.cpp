@@ -168,12 +168,6 @@ TEST(UtsReference, T5) {
     expect_counts(uts::traverse_sequential(uts::sample_params("T5")), 4147582, 20, 2181318);
 }
 
-canopy::emu::options scm() {
-    auto o = canopy::test::emu_options("tiny");
-    o.memory_model = canopy::emu::memory_model_kind::scoped;
-    return o;
-}
-
 rt::config cfg(rt::policy p, unsigned block = 32) {
     rt::config c;
     c.policy = p;
@@ -184,7 +178,7 @@ rt::config cfg(rt::policy p, unsigned block = 32) {
 class UtsRuntimePolicy : public ::testing::TestWithParam<rt::policy> {};
 
 TEST_P(UtsRuntimePolicy, DefaultTreeExactOnTheScopedCacheModel) {
-    canopy::test::for_seeds(scm(), 6, [&] {
+    canopy::test::for_seeds(canopy::test::scm_options(), 6, [&] {
         const auto r = uts::compiled::traverse_runtime(uts::params{}, cfg(GetParam()));
         expect_counts(r.c, 1732, 6, 1050);
         ASSERT_GE(r.stats.total_tasks(), 1732u);
@@ -209,7 +203,7 @@ TEST_P(UtsRuntimePolicy, SmallBinomialTreeWithRangesExactOnTheScopedCacheModel) 
     const uts::params p = uts::parse_flags("-t 0 -b 40 -q 0.24 -m 4 -r 3");
     const uts::counts want = uts::traverse_sequential(p);
     ASSERT_GT(want.nodes, 40u);
-    canopy::test::for_seeds(scm(), 3, [&] {
+    canopy::test::for_seeds(canopy::test::scm_options(), 3, [&] {
         const auto r = uts::compiled::traverse_runtime(p, cfg(GetParam()));
         EXPECT_EQ(r.c, want);
     });
@@ -222,8 +216,9 @@ TEST_P(UtsRuntimePolicy, SmallGeoHybridTreesExactOnTheScopedCacheModel) {
         SCOPED_TRACE(flags);
         const uts::params p = uts::parse_flags(flags);
         const uts::counts want = uts::traverse_sequential(p);
-        canopy::test::for_seeds(
-            scm(), 2, [&] { EXPECT_EQ(uts::compiled::traverse_runtime(p, cfg(GetParam())).c, want); });
+        canopy::test::for_seeds(canopy::test::scm_options(), 2, [&] {
+            EXPECT_EQ(uts::compiled::traverse_runtime(p, cfg(GetParam())).c, want);
+        });
     }
 }
 
@@ -235,7 +230,7 @@ TEST_P(UtsRuntimePolicy, JoinModeIsExactOnTheScopedCacheModel) {
         SCOPED_TRACE(flags);
         const uts::params p = uts::parse_flags(flags);
         const uts::counts want = uts::traverse_sequential(p);
-        canopy::test::for_seeds(scm(), 2, [&] {
+        canopy::test::for_seeds(canopy::test::scm_options(), 2, [&] {
             EXPECT_EQ(uts::compiled::traverse_runtime_joins(p, cfg(GetParam()), 4096).c, want);
         });
     }

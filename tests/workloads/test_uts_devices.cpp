@@ -27,12 +27,6 @@ rt::config cfg(rt::policy p, unsigned devices) {
     return c;
 }
 
-canopy::emu::options scm() {
-    auto o = canopy::test::emu_options("tiny");
-    o.memory_model = canopy::emu::memory_model_kind::scoped;
-    return o;
-}
-
 class UtsDevicesPolicy : public ::testing::TestWithParam<rt::policy> {};
 
 TEST_P(UtsDevicesPolicy, ExactOnTwoToFourDevicesOnTheScopedCacheModel) {
@@ -44,7 +38,7 @@ TEST_P(UtsDevicesPolicy, ExactOnTwoToFourDevicesOnTheScopedCacheModel) {
         const uts::counts want = uts::traverse_sequential(p);
         for (unsigned d = 2; d <= 4; ++d) {
             SCOPED_TRACE(::testing::Message() << d << " devices");
-            canopy::test::for_seeds(scm(), 2, [&] {
+            canopy::test::for_seeds(canopy::test::scm_options(), 2, [&] {
                 const auto r = uts::compiled::traverse_runtime(p, cfg(GetParam(), d));
                 EXPECT_EQ(r.c, want);
                 EXPECT_EQ(r.stats.devices, d);
@@ -66,7 +60,7 @@ TEST_P(UtsDevicesPolicy, RaceFreeUnderThePolicysModelWithTheDevicesInView) {
                                                     : K::hrf_indirect;
     const uts::params p = uts::parse_flags(""); // the default tree: 1,732 nodes, enough to cross
     const uts::counts want = uts::traverse_sequential(p);
-    auto o = scm();
+    auto o = canopy::test::scm_options();
     o.race_check = model;
     canopy::test::for_seeds(o, 2, [&] {
         const auto r = uts::compiled::traverse_runtime(p, cfg(pol, 2));

@@ -68,12 +68,6 @@ TEST(UtsBalance, PlanLeavesEveryRankWithinOneNodeOfTheMean) {
     }
 }
 
-canopy::emu::options scm() {
-    auto o = canopy::test::emu_options("tiny");
-    o.memory_model = canopy::emu::memory_model_kind::scoped;
-    return o;
-}
-
 rt::config cfg(rt::policy p) {
     rt::config c = uts::default_config(p, 32);
     return c;
@@ -166,7 +160,7 @@ TEST_P(UtsRanksPolicy, SeveralRanksInOneProcessAreExactOnTheScopedCacheModel) {
         SCOPED_TRACE(w.flags);
         const uts::params p = uts::parse_flags(w.flags);
         const uts::counts want = uts::traverse_sequential(p);
-        canopy::test::for_seeds(scm(), 2, [&] {
+        canopy::test::for_seeds(canopy::test::scm_options(), 2, [&] {
             const auto r = uts::compiled::traverse_ranks_in_process(p, cfg(GetParam()), w.ranks, w.budget);
             EXPECT_EQ(r.c, want);
             ASSERT_EQ(r.nodes_per_rank.size(), w.ranks);
