@@ -56,13 +56,7 @@
 #include "canopy/workloads/graph/strategies.hpp"
 #include "canopy/workloads/graph/validate.hpp"
 #include "canopy/workloads/graph/weights.hpp"
-
-#ifndef CANOPY_PLOT_PYTHON
-#    define CANOPY_PLOT_PYTHON "python3"
-#endif
-#ifndef CANOPY_PLOT_GRAPH_SCRIPT
-#    define CANOPY_PLOT_GRAPH_SCRIPT "bench/plot_graph_experiment.py"
-#endif
+#include "plot_paths.hpp"
 
 namespace {
 
@@ -1038,8 +1032,9 @@ int main(int argc, char** argv) {
     std::printf("\nwrote %s and %s\n", (dir / "graph_experiment.md").string().c_str(),
                 (dir / "graph_experiment.json").string().c_str());
     if (!no_plot) {
-        const std::string cmd = std::string("'") + CANOPY_PLOT_PYTHON + "' '" + CANOPY_PLOT_GRAPH_SCRIPT +
-                                "' '" + (dir / "graph_experiment.json").string() + "' '" +
+        const std::string cmd = std::string("'") + canopy::bench::plot_python() + "' '" +
+                                canopy::bench::plot_graph_script() + "' '" +
+                                (dir / "graph_experiment.json").string() + "' '" +
                                 (dir / "graph_experiment.png").string() + "'";
         std::fflush(stdout);
         const int rc = std::system(cmd.c_str());

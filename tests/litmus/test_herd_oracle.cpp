@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "../common/test_paths.hpp"
 #include "canopy/litmus/parser.hpp"
 #include "canopy/litmus/runner.hpp"
 #include "herd_oracle.hpp"
@@ -24,7 +25,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace lt = canopy::litmus;
 
-const fs::path herd_dir = CANOPY_HERD_DIR;
+const fs::path herd_dir = canopy::test::herd_dir();
 
 std::vector<fs::path> corpus() {
     std::vector<fs::path> files;
@@ -166,7 +167,7 @@ TEST(LitmusHerdOracle, OriginalSchemeShowsTheRspBugs) {
     ASSERT_TRUE(good_run.exhaustive);
     EXPECT_TRUE(lt::compare_with_herd(good_run, *lt::find_herd_test(herd, f.string())).outside.empty());
 
-    const auto mp = lt::parse_file(std::string(CANOPY_LITMUS_CASES) + "/mp_dv_scope.litmus");
+    const auto mp = lt::parse_file(std::string(canopy::test::litmus_cases_dir()) + "/mp_dv_scope.litmus");
     o.scheme = canopy::emu::rsp_scheme::original;
     const lt::result mp_bad = lt::run(mp, o);
     ASSERT_TRUE(mp_bad.exhaustive);
@@ -198,7 +199,7 @@ exists (0:r0=0 /\ 1:r1=0))";
         SCOPED_TRACE(name);
         const auto t = std::string(name) == "SB"
                            ? lt::parse(sb, "inline")
-                           : lt::parse_file(std::string(CANOPY_LITMUS_CASES) + "/" + name);
+                           : lt::parse_file(std::string(canopy::test::litmus_cases_dir()) + "/" + name);
         lt::run_options o;
         o.seeds = 1;
         o.exhaustive_limit = 3'000'000;
@@ -220,7 +221,7 @@ exists (0:r0=0 /\ 1:r1=0))";
 lt::result run_case(const char* name) {
     lt::run_options o;
     o.seeds = 1;
-    return lt::run(lt::parse_file(std::string(CANOPY_LITMUS_CASES) + "/" + name), o);
+    return lt::run(lt::parse_file(std::string(canopy::test::litmus_cases_dir()) + "/" + name), o);
 }
 
 // Item 2: local memory (verdicts argued in each file).

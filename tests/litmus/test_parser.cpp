@@ -1,5 +1,6 @@
 // Tests for the herd OpenCL litmus parser: the herd corpus (facts read from the files), every construct
 // on inline tests, exact positions of errors, unsupported constructs, and robustness on damaged input.
+#include "../common/test_paths.hpp"
 #include "canopy/litmus/parser.hpp"
 
 #include <gtest/gtest.h>
@@ -14,10 +15,6 @@
 #include <string>
 #include <vector>
 
-#ifndef CANOPY_HERD_DIR
-#    define CANOPY_HERD_DIR ""
-#endif
-
 namespace lt = canopy::litmus;
 namespace fs = std::filesystem;
 
@@ -31,7 +28,7 @@ lt::test parse_text(const std::string& text, std::vector<std::string>* warnings 
 
 // The corpus directory, or "" (the test then skips).
 std::string herd_dir() {
-    const std::string dir = CANOPY_HERD_DIR;
+    const std::string dir = canopy::test::herd_dir();
     if (dir.empty() || !fs::is_directory(fs::path(dir) / "opencl") ||
         !fs::is_directory(fs::path(dir) / "rsp"))
         return "";
@@ -45,8 +42,8 @@ lt::test parse_corpus(const std::string& rel, std::vector<std::string>* warnings
 #define REQUIRE_CORPUS()                                                                                     \
     do {                                                                                                     \
         if (herd_dir().empty())                                                                              \
-            GTEST_SKIP() << "herd corpus not found at '" << CANOPY_HERD_DIR                                  \
-                         << "' (set the CANOPY_HERD_DIR compile definition)";                                \
+            GTEST_SKIP() << "herd corpus not found at '" << canopy::test::herd_dir()                         \
+                         << "' (tests/CMakeLists.txt: test_paths.cpp's CANOPY_HERD_DIR)";                    \
     } while (0)
 
 // Compact renderings, so that structure is checked with one string comparison.

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/test_paths.hpp"
 #include "canopy/litmus/expectations.hpp"
 #include "canopy/litmus/parser.hpp"
 #include "canopy/litmus/runner.hpp"
@@ -103,7 +104,7 @@ lit::result check(const std::string& path, race_check_kind m) {
 }
 
 void check_corpus(const std::vector<expected_verdict>& table) {
-    const fs::path dir = CANOPY_HERD_DIR;
+    const fs::path dir = canopy::test::herd_dir();
     if (!fs::exists(dir)) {
         GTEST_SKIP() << "herd's corpus is not at " << dir << " (CI has it beside the checkout)";
     }
@@ -144,7 +145,7 @@ TEST(LitmusRaceVerdicts, OpenclCorpusMatchesHerd) { check_corpus(opencl_corpus);
 // DFS (at most 6,000 schedules; 15k in all, about 0.3 s a model), under every model, both finish and
 // report the same races, site pair by site pair.
 TEST(LitmusRaceVerdicts, ExactExplorationAgreesWithPlainDfsOnTheCorpus) {
-    const fs::path dir = CANOPY_HERD_DIR;
+    const fs::path dir = canopy::test::herd_dir();
     if (!fs::exists(dir)) {
         GTEST_SKIP() << "herd's corpus is not at " << dir;
     }
@@ -214,7 +215,7 @@ TEST(LitmusRaceVerdicts, KnownRacyAgreesWithTheTable) {
 
 // A report names the litmus file and line of both accesses, and the runs that can replay it.
 TEST(LitmusRaceVerdicts, ReportsNameFileLinesAndLocations) {
-    const fs::path dir = CANOPY_HERD_DIR;
+    const fs::path dir = canopy::test::herd_dir();
     if (!fs::exists(dir)) {
         GTEST_SKIP() << "herd's corpus is not at " << dir;
     }
@@ -230,7 +231,7 @@ TEST(LitmusRaceVerdicts, ReportsNameFileLinesAndLocations) {
 // Without a race check nothing changes: no races; a test of several devices runs on the SCM (one L2 per
 // device).
 TEST(LitmusRaceVerdicts, OffByDefault) {
-    const fs::path dir = CANOPY_HERD_DIR;
+    const fs::path dir = canopy::test::herd_dir();
     if (!fs::exists(dir)) {
         GTEST_SKIP() << "herd's corpus is not at " << dir;
     }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../common/test_paths.hpp"
 #include "canopy/litmus/expectations.hpp"
 #include "canopy/litmus/parser.hpp"
 #include "canopy/litmus/runner.hpp"
@@ -16,7 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string cases_dir() { return CANOPY_LITMUS_CASES; }
+std::string cases_dir() { return canopy::test::litmus_cases_dir(); }
 
 canopy::litmus::result run_file(const std::string& path, canopy::emu::rsp_scheme scheme,
                                 std::uint64_t seeds) {
@@ -102,7 +103,7 @@ exists (x=1))",
 // (a) herd's corpus, where it exists: every supported test runs; race-free tests whose condition the
 // model forbids never show it under the proposed scheme.
 TEST(LitmusRunner, HerdCorpus) {
-    const fs::path dir = CANOPY_HERD_DIR;
+    const fs::path dir = canopy::test::herd_dir();
     if (!fs::exists(dir)) {
         GTEST_SKIP() << "herd's corpus is not at " << dir << " (CI has it beside the checkout)";
     }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "../common/emu_test.hpp"
+#include "../common/test_paths.hpp"
 #include "canopy/litmus/expectations.hpp"
 #include "canopy/litmus/parser.hpp"
 #include "canopy/litmus/runner.hpp"
@@ -186,7 +187,7 @@ TEST(XfBarrier, WithoutDiscoveryOverOccupancyDeadlocks) {
 // "global_barrier") and barrier_example.litmus, on the runner, against the verdicts in expectations.cpp.
 TEST(Barrier, HerdBarrierLitmus) {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::path(CANOPY_HERD_DIR) / "opencl";
+    const fs::path dir = fs::path(canopy::test::herd_dir()) / "opencl";
     if (!fs::exists(dir / "global_barrier.litmus")) {
         GTEST_SKIP() << "herd's corpus is not at " << dir;
     }
