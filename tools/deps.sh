@@ -11,7 +11,7 @@ set -euo pipefail
 # clang-14, which --no-install-recommends would skip. clang-tidy: tools/tidy.sh (.clang-tidy).
 # libopenmpi-dev + openmpi-bin: canopy uts under mpirun (docs/scale-out.md); without them canopy builds
 # the same, without MPI.
-pkgs=(cmake ninja-build g++ clang libclang-rt-14-dev clang-tidy clang-format libfmt-dev libgtest-dev libboost-context-dev libcli11-dev
+pkgs=(cmake ninja-build ccache g++ clang libclang-rt-14-dev clang-tidy clang-format libfmt-dev libgtest-dev libboost-context-dev libcli11-dev
       nlohmann-json3-dev libmetis-doc libboost-graph-dev zlib1g-dev python3-matplotlib libopenmpi-dev openmpi-bin)
 if [[ "${1:-}" == "--gpu" ]]; then
   pkgs+=(hipcc libamdhip64-dev librocprim-dev rocm-device-libs)

@@ -7,13 +7,25 @@
 set -euo pipefail
 build=$(realpath "$1") backend=$2
 src=$(realpath "$(dirname "$0")/../..")
-work=$(mktemp -d /tmp/canopy-gpu-examples.XXXXXX)
+[[ $backend == hip || $backend == cuda ]] || { echo "usage: build_examples_gpu.sh BUILD_DIR hip|cuda" >&2; exit 2; }
+# One fixed directory per backend, held under a lock for the run (another run of this script waits):
+# nvcc's include flags have the form -isystem=DIR, which ccache does not rewrite relative to its base
+# directory, so the prefix's path is part of each example's cache key and must be the same every run.
+work=/tmp/canopy-gpu-examples-$backend
+exec 9>"$work.lock"
+flock 9
+rm -rf "$work"
+mkdir -p "$work"
 trap 'rm -rf "$work"' EXIT
 fail() { echo "build_examples_gpu ($backend): FAIL: $*" >&2; exit 1; }
+# canopy's compiler cache, with the work directory as ccache's base (docs/build-cache.md): the next
+# run, from whatever clone, hits.
 case $backend in
-  hip) compiler=(-DCMAKE_CXX_COMPILER=hipcc) ;;
-  cuda) compiler=(-DCMAKE_CUDA_COMPILER="$(command -v nvcc)") ;;
-  *) echo "usage: build_examples_gpu.sh BUILD_DIR hip|cuda" >&2; exit 2 ;;
+  hip) compiler=(-DCMAKE_CXX_COMPILER=hipcc
+                 -DCMAKE_CXX_COMPILER_LAUNCHER="$("$src/tools/ccache_launcher.sh" "$work" --hipcc)") ;;
+  cuda) compiler=(-DCMAKE_CUDA_COMPILER="$(command -v nvcc)"
+                  -DCMAKE_CUDA_COMPILER_LAUNCHER="$("$src/tools/ccache_launcher.sh" "$work")"
+                  -DCMAKE_CXX_COMPILER_LAUNCHER="$("$src/tools/ccache_launcher.sh" "$work")") ;;
 esac
 cmake --install "$build" --prefix "$work/prefix" >/dev/null
 leaks=$(grep -rlF -e "$src" -e "$build" "$work/prefix/include" "$work/prefix/lib/cmake" || true)

@@ -11,9 +11,12 @@ fail() { echo "run_example $name: FAIL: $*" >&2; exit 1; }
 rm -rf "$work"
 mkdir -p "$work"
 cp -r "$example" "$work/src"
+# canopy's compiler cache, with the directory holding this example's copy and the prefix as ccache's
+# base: the next run of the suite, in this clone or another, hits (docs/build-cache.md).
+launcher=$("$(dirname "$0")/../../tools/ccache_launcher.sh" "$(dirname "$work")")
 cmake -S "$work/src" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$cxx" \
   -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CXX_FLAGS="-Wall -Wextra -Wpedantic -Werror" \
-  -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$work/configure.log" 2>&1 ||
+  -DCMAKE_CXX_COMPILER_LAUNCHER="$launcher" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >"$work/configure.log" 2>&1 ||
   { cat "$work/configure.log"; fail "configure against $prefix"; }
 cmake --build "$work/build" >"$work/build.log" 2>&1 || { cat "$work/build.log"; fail "build"; }
 # The example must have been compiled from the installed headers, not canopy's source tree.
