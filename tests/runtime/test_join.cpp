@@ -303,6 +303,30 @@ TEST(Join, ExhaustedPoolIsReportedNotHung) {
     }
 }
 
+// A pool run twice without reset() completes its root twice: the error names reset(), not the user's
+// tasks, and after reset() the same pool and task set give the exact result again.
+TEST(Join, ASecondRunWithoutResetNamesReset) {
+    canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
+    rt::join_pool<result_t, 2> pool(1024);
+    rt::task_set<fib_join_task, fib_join_sum> ts{fib_join_task{pool.view()}, fib_join_sum{pool.view()}};
+    ts.seed<fib_join_task>(fib_join_args{12, rt::join_root_slot});
+    const rt::config c = cfg(rt::policy::hrf_indirect, rt::queue_design::ring);
+    ts.run(c);
+    EXPECT_EQ(pool.result(), fib(12));
+    ts.run(c);
+    try {
+        (void)pool.result();
+        ADD_FAILURE() << "a second run without reset() was not reported";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find("completed 2 times"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("join_pool::reset()"), std::string::npos) << e.what();
+    }
+    pool.reset();
+    ts.run(c);
+    EXPECT_EQ(pool.result(), fib(12));
+    EXPECT_EQ(pool.free_records(), pool.capacity());
+}
+
 struct wide_task {
     using payload = fib_join_args;
     view_t j;

@@ -329,7 +329,8 @@ template <class R, unsigned K = 8> class join_pool {
                 root_value_.data(), words_.data(),   words_.data() + 1};
     }
 
-    /// Every record free, no result, no failure: before a run (the constructor does it once).
+    /// Every record free, no result, no failure: before each run after the first (the constructor
+    /// does it once; result() after an un-reset second run names this).
     void reset() {
         free_.reset();
         pending_.fill_zero();
@@ -352,10 +353,16 @@ template <class R, unsigned K = 8> class join_pool {
             throw error("canopy::runtime: a task forked 0 or more than " + std::to_string(K) +
                         " children on one join record; raise join_pool's K or fork a tree of joins");
         }
+        if (w[0] == 0) {
+            throw error("canopy::runtime: the root's join never completed: a task left a slot uncompleted "
+                        "(seed the root with join_root_slot and complete every slot exactly once)");
+        }
         if (w[0] != 1) {
+            // The count is not cleared by a run, only by reset(): a second run of the same pool without
+            // it completes the root a second time, and that is the likelier cause than a task's bug.
             throw error("canopy::runtime: the root's join completed " + std::to_string(w[0]) +
-                        " times (expected once): a task completed a slot twice or never (seed the root "
-                        "with join_root_slot and complete every slot exactly once)");
+                        " times (expected once): the pool ran again without join_pool::reset() (call it "
+                        "between runs), or a task completed a slot twice");
         }
         R v;
         root_value_.download(&v, 1);
