@@ -299,15 +299,19 @@ int run_uts_command(const uts_options& o) {
             print_text(t, run, o.policy, o.joins);
             if (in_launch) {
                 unsigned long long given = 0, taken = 0, dry = 0;
+                std::string per; // tasks_device_<d>, in order
                 for (const auto& [k, v] : run.stats) {
                     given = k == "donations_to_system" ? v : given;
                     taken = k == "tasks_system" ? v : taken;
                     dry = k == "devices_dry" ? v : dry;
+                    if (k.rfind("tasks_device_", 0) == 0) {
+                        per += fmt::format(" {}", v);
+                    }
                 }
                 fmt::print(
                     "devices   {} in one launch (system ring: {} fronts donated, {} tasks run from it; "
-                    "a device ran dry {} times)\n",
-                    o.devices, given, taken, dry);
+                    "a device ran dry {} times; tasks per device:{})\n",
+                    o.devices, given, taken, dry, per);
             }
             if (world || (o.devices > 0 && o.rounds)) {
                 std::string per;

@@ -194,6 +194,9 @@ uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_setting
         add("devices", st.devices);
         add("donations_to_system", st.donations_to_system);
         add("devices_dry", st.devices_dry);
+        for (std::size_t d = 0; d < st.tasks_per_device.size(); ++d) {
+            add("tasks_device_" + std::to_string(d), st.tasks_per_device[d]);
+        }
     }
 #if defined(CANOPY_BACKEND_CPU)
     const auto& rep = emu::last_report();

@@ -144,6 +144,36 @@ TEST(ScopedCache, WorkGroupPairCostsNothing) {
     EXPECT_GT(c.cycles_total, 0u);
 }
 
+// Several devices in one launch (emu::options::devices = 2): work-group b is on device b % 2, and each
+// device has its own L2. A device-scope message between the two devices goes stale on some seed, and the
+// race detector, which places each work-group on its device, reports it; at system scope it is never
+// stale and race-free. If the engine put both work-groups on one device, the first would never be stale.
+canopy::emu::options two_devices() {
+    auto o = scm();
+    o.devices = 2;
+    return o;
+}
+
+TEST(ScopedCacheDevices, DeviceScopeBetweenTwoDevicesIsStale) {
+    EXPECT_GT((stale_reads<canopy::scope::device, canopy::scope::device>(two_devices(), 40)), 0u)
+        << "a device-scope message between work-groups on two devices never read stale data: are they "
+           "on one device?";
+}
+
+TEST(ScopedCacheDevices, SystemScopeBetweenTwoDevicesIsNeverStale) {
+    EXPECT_EQ((stale_reads<canopy::scope::system, canopy::scope::system>(two_devices(), 300)), 0u);
+}
+
+TEST(ScopedCacheDevices, TheRaceDetectorSeesEachWorkGroupsDevice) {
+    auto o = two_devices();
+    o.race_check = canopy::emu::race_check_kind::hrf_indirect;
+    (void)stale_reads<canopy::scope::device, canopy::scope::device>(o, 1);
+    EXPECT_GT(canopy::emu::last_report().distinct_races, 0u)
+        << "device scope between two devices is a heterogeneous race under HRF";
+    (void)stale_reads<canopy::scope::system, canopy::scope::system>(o, 1);
+    EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u);
+}
+
 TEST(ScopedCache, RunsOnlyUnderTheDeterministicScheduler) {
     auto o = scm();
     o.scheduler = canopy::emu::scheduler_kind::parallel;

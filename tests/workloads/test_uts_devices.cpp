@@ -29,10 +29,23 @@ rt::config cfg(rt::policy p, unsigned devices) {
 
 class UtsDevicesPolicy : public ::testing::TestWithParam<rt::policy> {};
 
+/// Every device ran tasks, and the devices' counts add up to the run's: every device but 0 starts dry, so
+/// each task a device > 0 ran came to it through the system ring.
+void expect_every_device_ran_tasks(const rt::stats& st, unsigned devices) {
+    ASSERT_EQ(st.tasks_per_device.size(), devices);
+    std::uint64_t sum = 0;
+    for (unsigned d = 0; d < devices; ++d) {
+        EXPECT_GT(st.tasks_per_device[d], 0u) << "device " << d << " never ran a task";
+        sum += st.tasks_per_device[d];
+    }
+    EXPECT_EQ(sum, st.total_tasks());
+}
+
 TEST_P(UtsDevicesPolicy, ExactOnTwoToFourDevicesOnTheScopedCacheModel) {
-    // The default tree (1,732 nodes) and a BIN tree (181 nodes, heavy-tailed subtrees), on 2, 3 and 4
-    // devices; every device but 0 starts dry, so every node it runs came through the system ring.
-    for (const char* flags : {"", "-t 0 -b 60 -q 0.2 -m 4 -r 9"}) {
+    // The default tree (1,732 nodes) and T1's shape at depth 5, on 2, 3 and 4 devices; every device but 0
+    // starts dry, so every node it runs came through the system ring. The default tree is too small to
+    // reach every device of 3 or 4 on every seed: the per-device check is T1's (and every tree's on 2).
+    for (const char* flags : {"", "-t 1 -a 3 -d 5 -b 4 -r 19"}) {
         SCOPED_TRACE(flags);
         const uts::params p = uts::parse_flags(flags);
         const uts::counts want = uts::traverse_sequential(p);
@@ -45,8 +58,12 @@ TEST_P(UtsDevicesPolicy, ExactOnTwoToFourDevicesOnTheScopedCacheModel) {
                 EXPECT_EQ(r.stats.total_tasks(), r.stats.tasks_spawned + 1); // every task ran once
                 // The system ring's fronts are the donations to it, each run once.
                 EXPECT_EQ(r.stats.fronts[rt::lvl_system], r.stats.donations_to_system);
-                // Each device ran dry at least once (device 0 at the end, the others at the start)...
+                // Each device ran dry at least once (device 0 at the end, the others at the start), and
+                // each ran some of the tree.
                 EXPECT_GE(r.stats.devices_dry, 1u);
+                if (flags[0] != '\0' || d == 2) {
+                    expect_every_device_ran_tasks(r.stats, d);
+                }
             });
         }
     }
@@ -66,6 +83,7 @@ TEST_P(UtsDevicesPolicy, RaceFreeUnderThePolicysModelWithTheDevicesInView) {
         const auto r = uts::compiled::traverse_runtime(p, cfg(pol, 2));
         EXPECT_EQ(r.c, want);
         EXPECT_GT(r.stats.donations_to_system, 0u) << "no front crossed between the devices";
+        expect_every_device_ran_tasks(r.stats, 2);
         EXPECT_EQ(canopy::emu::last_report().race_check, model);
         EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u)
             << "the system level races under " << canopy::emu::to_string(model) << ":\n"
@@ -92,6 +110,7 @@ TEST(UtsDevices, WorkCrossesAndEveryDeviceRunsSomeOfALargerTree) {
         EXPECT_EQ(r.c, want);
         EXPECT_GT(r.stats.tasks[rt::lvl_system], 0u);
         EXPECT_GE(r.stats.donations_to_system, 3u); // at least one front for each dry device
+        expect_every_device_ran_tasks(r.stats, 4);
     });
 }
 

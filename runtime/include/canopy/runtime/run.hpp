@@ -446,11 +446,14 @@ template <class... Tasks> class task_set {
             }
         }
         std::vector<unsigned> rows(static_cast<std::size_t>(L.total - L.stats));
+        st.tasks_per_device.assign(D, 0);
         for (unsigned d = 0; d < D; ++d) {
             mems[d].download_at(L.stats, rows.data(), rows.size());
+            const std::uint64_t before = st.total_tasks();
             for (unsigned i = 0; i < L.subgroups(); ++i) {
                 st.add_row(rows.data() + static_cast<std::size_t>(i) * L.counters);
             }
+            st.tasks_per_device[d] = st.total_tasks() - before;
         }
         st.workgroups = grid * D;
         st.participants = participants;

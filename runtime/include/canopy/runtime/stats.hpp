@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "canopy/platform/config.hpp"
 
@@ -64,6 +65,9 @@ struct stats {
     // Several devices (config::devices): fronts donated to the system ring, and the times a device ran
     // dry (its outstanding count reached 0 while the run went on, or at its end).
     std::uint64_t donations_to_system = 0, devices_dry = 0;
+    // Tasks run by each device's sub-groups, from any level (the host sums each device's rows): with
+    // several devices, a device that never ran a task is one the system level never fed.
+    std::vector<std::uint64_t> tasks_per_device;
     unsigned devices = 1;
     unsigned workgroups = 0, subgroups = 0, subgroup_size = 0; // launched
     unsigned participants = 0; // work-groups that ran the scheduler (persistent: occupancy discovery's count)
