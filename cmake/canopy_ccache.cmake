@@ -27,42 +27,29 @@ if(NOT CANOPY_CCACHE)
   message(STATUS "canopy: ccache off (CANOPY_CCACHE=OFF)")
   return()
 endif()
-find_program(CANOPY_CCACHE_PROGRAM ccache DOC "ccache, the compiler cache (Debian's ccache; tools/deps.sh)")
-if(NOT CANOPY_CCACHE_PROGRAM)
-  message(STATUS "canopy: ccache not found: compiling without the cache (tools/deps.sh installs Debian's ccache)")
+# The launcher comes from tools/ccache_launcher.sh, which the builds outside this project (the install
+# tests' and GPU backends' examples) use too: one place decides whether ccache can serve (installed,
+# its directory writable) and what it is given. Empty output: compile without it.
+set(_canopy_ccache_script ${PROJECT_SOURCE_DIR}/tools/ccache_launcher.sh)
+execute_process(COMMAND bash ${_canopy_ccache_script} ${PROJECT_SOURCE_DIR} OUTPUT_VARIABLE _canopy_ccache
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT _canopy_ccache)
+  message(STATUS "canopy: compiling without ccache: it is not installed (tools/deps.sh installs it) or its "
+                 "directory cannot be written (cmake/ccache.conf's cache_dir, or CCACHE_DIR: sudo install -d "
+                 "-m 1777 /var/cache/canopy-ccache, or set CCACHE_DIR to a directory of yours)")
   return()
 endif()
-
-# The cache directory: CCACHE_DIR when the user set one, else cmake/ccache.conf's.
-if(DEFINED ENV{CCACHE_DIR} AND NOT "$ENV{CCACHE_DIR}" STREQUAL "")
-  set(_canopy_ccache_dir "$ENV{CCACHE_DIR}")
-else()
-  file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/ccache.conf _canopy_ccache_dir REGEX "^cache_dir *=")
-  string(REGEX REPLACE "^cache_dir *= *" "" _canopy_ccache_dir "${_canopy_ccache_dir}")
-endif()
-execute_process(COMMAND sh -c "mkdir -p \"$1\" 2>/dev/null && test -w \"$1\"" sh "${_canopy_ccache_dir}"
-                RESULT_VARIABLE _canopy_ccache_writable)
-if(NOT _canopy_ccache_writable EQUAL 0)
-  message(STATUS "canopy: ccache's directory ${_canopy_ccache_dir} cannot be written: compiling without the "
-                 "cache (sudo install -d -m 1777 ${_canopy_ccache_dir}, or set CCACHE_DIR to a directory of yours)")
-  return()
-endif()
-
-set(_canopy_ccache /usr/bin/env CCACHE_CONFIGPATH=${CMAKE_CURRENT_LIST_DIR}/ccache.conf
-    CCACHE_BASEDIR=${PROJECT_SOURCE_DIR})
 set(_canopy_ccache_cxx ${_canopy_ccache})
 if(CMAKE_CXX_COMPILER MATCHES "hipcc$")
   # hipcc is a Perl script in front of clang and the ROCm device libraries: its mtime says nothing of
-  # them. Its --version names HIP's version and clang's (0.3 s a compile: paid on hits too).
-  list(APPEND _canopy_ccache_cxx "CCACHE_COMPILERCHECK=%compiler% --version")
+  # them; the script's --hipcc checks its --version instead (HIP's and clang's versions; 0.3 s a compile).
+  execute_process(COMMAND bash ${_canopy_ccache_script} ${PROJECT_SOURCE_DIR} --hipcc
+                  OUTPUT_VARIABLE _canopy_ccache_cxx OUTPUT_STRIP_TRAILING_WHITESPACE)
 endif()
 if(NOT CMAKE_CXX_COMPILER_LAUNCHER)
-  set(CMAKE_CXX_COMPILER_LAUNCHER ${_canopy_ccache_cxx} ${CANOPY_CCACHE_PROGRAM})
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${_canopy_ccache_cxx})
 endif()
 if(NOT CMAKE_CUDA_COMPILER_LAUNCHER)
-  set(CMAKE_CUDA_COMPILER_LAUNCHER ${_canopy_ccache} ${CANOPY_CCACHE_PROGRAM})
+  set(CMAKE_CUDA_COMPILER_LAUNCHER ${_canopy_ccache})
 endif()
-# For the scripts that build outside this project (tests/install, tests/codegen): the same ccache,
-# configuration and directory.
-set(CANOPY_CCACHE_LAUNCHER ${_canopy_ccache} ${CANOPY_CCACHE_PROGRAM})
-message(STATUS "canopy: compiling through ${CANOPY_CCACHE_PROGRAM} (cache: ${_canopy_ccache_dir}; docs/build-cache.md)")
+message(STATUS "canopy: compiling through ccache (${_canopy_ccache}; docs/build-cache.md)")
