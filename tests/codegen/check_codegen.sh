@@ -322,6 +322,32 @@ check_hip() {
     lacks "isa.cg_subgroup_barrier" "^s_barrier" "a sub-group barrier is not the work-group's s_barrier"
     lacks "isa.cg_subgroup_barrier" "$inv1|$inv2|$wb2" "lanes of a wavefront share the L1: no cache maintenance"
 
+    # The system level's moves (runtime/system_level.hpp, compiled alone by system_level_kernels.cpp):
+    # the orders its termination argument rests on. The emulator performs a work-item's RMWs in program
+    # order, so only the IR shows these (docs/mutations.md).
+    sl="$root/tests/codegen/system_level_kernels.cpp"
+    # shellcheck disable=SC2086
+    if "$hipcc" -x hip --offload-arch=gfx90a --cuda-device-only -S -O2 -std=c++20 -DCANOPY_BACKEND_HIP=1 \
+        $runtime_includes -Wall -Wextra -Werror -Wno-unused-command-line-argument -emit-llvm "$sl" \
+        -o "$work/system_level.ll" >"$work/log" 2>&1; then
+        awk -v dir="$work/fn" '
+            /^define .*@cg_[A-Za-z0-9_]+[(]/ { match($0, /@cg_[A-Za-z0-9_]+/); out = dir "/ir." substr($0, RSTART + 1, RLENGTH - 1); next }
+            out != "" && /^}/ { close(out); out = ""; next }
+            out != "" && /^[ \t]*(%[^ ]+ = )?(load atomic|store atomic|atomicrmw|cmpxchg|fence) / { sub(/^[ \t]+/, ""); print > out }' \
+            "$work/system_level.ll"
+        sys_rmw='^%[^ ]+ = atomicrmw add .* syncscope[(]"one-as"[)] monotonic'
+        in_order "ir.cg_system_dry" "dry: an agent acquire fence, then the system credit's removal" \
+            '^fence syncscope[(]"agent"[)] acquire' "$sys_rmw"
+        in_order "ir.cg_system_donate" "donate: the tasks' system credit, the device count's agent release, then dry's acquire and removal" \
+            "$sys_rmw" '^%[^ ]+ = atomicrmw add .* syncscope[(]"agent-one-as"[)] release' \
+            '^fence syncscope[(]"agent"[)] acquire' "$sys_rmw"
+        in_order "ir.cg_system_take" "take: the device count (agent), then the device's and the tasks' system credits" \
+            '^%[^ ]+ = atomicrmw add .* syncscope[(]"agent-one-as"[)] monotonic' "$sys_rmw" "$sys_rmw"
+    else
+        fail "hipcc could not compile tests/codegen/system_level_kernels.cpp"
+        sed 's/^/        /' "$work/log"
+    fi
+
     # ROCm 7: warpSize is not a constant expression there; canopy must not need it to be.
     r7="$root/tests/codegen/rocm7_warpsize.cpp"
     # shellcheck disable=SC2086
@@ -463,6 +489,27 @@ check_cuda() {
     done
     has "ptx.cg_subgroup_after_branch" "^shfl[.]sync[.]idx" "broadcast after a leader-only branch is shfl.sync"
     has "ptx.cg_subgroup_after_branch" "^vote[.]sync[.]ballot" "ballot is vote.sync.ballot"
+
+    # The system level's moves (runtime/system_level.hpp, compiled alone): see check_hip.
+    # shellcheck disable=SC2086
+    if "$nvcc" -x cu -ptx -arch=sm_90 -std=c++20 --extended-lambda --expt-relaxed-constexpr \
+        -DCANOPY_BACKEND_CUDA=1 $runtime_includes -Xcompiler=-Wall,-Wextra,-Werror -Werror all-warnings \
+        "$root/tests/codegen/system_level_kernels.cpp" -o "$work/system_level.ptx" >"$work/log" 2>&1; then
+        awk -v dir="$work/fn" '
+            /^[.]visible [.]entry cg_[A-Za-z0-9_]+[(]/ { name = $3; sub(/[(].*/, "", name); out = dir "/ptx." name; next }
+            out != "" && /^}/ { close(out); out = ""; next }
+            out != "" && /^[ \t]*[a-z]/ { sub(/^[ \t]+/, ""); print > out }' "$work/system_level.ptx"
+        sys_rmw='^(atom|red)[.](global[.])?add[.]relaxed[.]sys[.]'
+        in_order "ptx.cg_system_dry" "dry: fence.acq_rel.gpu (the acquire), then the system credit's removal" \
+            '^fence[.]acq_rel[.]gpu;' "$sys_rmw"
+        in_order "ptx.cg_system_donate" "donate: the tasks' system credit, the device count's release RMW, then dry's fence and removal" \
+            "$sys_rmw" '^atom[.](global[.])?add[.]release[.]gpu[.]' '^fence[.]acq_rel[.]gpu;' "$sys_rmw"
+        in_order "ptx.cg_system_take" "take: the device count (gpu), then the device's and the tasks' system credits" \
+            '^(atom|red)[.](global[.])?add[.]relaxed[.]gpu[.]' "$sys_rmw" "$sys_rmw"
+    else
+        cat "$work/log"
+        fail "nvcc could not compile tests/codegen/system_level_kernels.cpp"
+    fi
 
     # The task runtime's PTX (every policy the GPU runs): no activemask feeds any *_sync.
     # shellcheck disable=SC2086

@@ -92,26 +92,13 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     CANOPY_DEVICE queues::front_ring system_ring() const {
         return {sys + system_layout::ring, system_capacity, L.shape};
     }
-    // Relaxed: a count (system_level.hpp argues the order of its RMWs); at system scope, since every
-    // device's sub-groups update it.
-    CANOPY_DEVICE atomic_ref<unsigned, scope::system> credits() const {
-        return atomic_ref<unsigned, scope::system>(sys[system_layout::credits]);
-    }
-    // Relaxed: a hint for donors, like the idle counts.
-    CANOPY_DEVICE atomic_ref<unsigned, scope::system> hungry_devices() const {
-        return atomic_ref<unsigned, scope::system>(sys[system_layout::hungry]);
-    }
-    // Device scope: only this device's sub-groups touch its flag.
-    CANOPY_DEVICE atomic_ref<unsigned, scope::device> hungry_flag() const {
-        return atomic_ref<unsigned, scope::device>(sys[system_layout::flags + dev]);
-    }
+    CANOPY_DEVICE system_level sys_level() const { return {sys, dev}; }
+    CANOPY_DEVICE auto credits() const { return sys_level().credits(); }
+    CANOPY_DEVICE auto hungry_devices() const { return sys_level().hungry_devices(); }
 
     /// The leader whose count step (or donation) left its device with no task: its device's credit goes.
     CANOPY_DEVICE void device_dry(unsigned* cnt) const {
-        // Acquire at device scope: a donor's release on the outstanding count (move_out, to_system),
-        // read through the RMWs after it, orders the donor's credit for its tasks before this removal.
-        fence<scope::device>(std::memory_order_acquire);
-        credits().fetch_sub(1u, std::memory_order_relaxed);
+        sys_level().device_dry();
         ++cnt[c_device_dry];
     }
 
@@ -119,36 +106,21 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     /// hungry (once) and takes a front from the system ring. True with the ticket in `aux` when it took
     /// one: its tasks are counted on this device already.
     CANOPY_DEVICE bool take_from_system(unsigned& aux) const {
-        if (hungry_flag().load(std::memory_order_relaxed) == 0 &&
-            hungry_flag().exchange(1u, std::memory_order_relaxed) == 0) {
-            hungry_devices().fetch_add(1u, std::memory_order_relaxed);
-        }
+        sys_level().hungry();
         const queues::front_ring q = system_ring();
         // Acquire at system scope (inside reserve_pop): the donor's system-scope release of the front.
         const queues::ring_span r = q.template reserve_pop<sys_access>(1);
         if (r.n == 0) {
             return false;
         }
-        const unsigned n = q.slot(r.first).count(); // the header, read after the acquire
-        // This device's count first (before any of these tasks can run and count down), then its credit
-        // if it was dry, and only then the tasks' credit (system_level.hpp).
-        const unsigned old =
-            atomic_ref<unsigned, scope::device>(*outstanding()).fetch_add(n, std::memory_order_relaxed);
-        if (old == 0) {
-            credits().fetch_add(1u, std::memory_order_relaxed);
-        }
-        credits().fetch_sub(n, std::memory_order_relaxed);
+        // The header, read after the acquire.
+        sys_level().taken(outstanding(), q.slot(r.first).count());
         aux = r.first;
         return true;
     }
 
     /// Busy again (fewer than half the device's sub-groups idle): the device leaves the hungry count.
-    CANOPY_DEVICE void sated() const {
-        if (hungry_flag().load(std::memory_order_relaxed) == 1 &&
-            hungry_flag().exchange(0u, std::memory_order_relaxed) == 1) {
-            hungry_devices().fetch_sub(1u, std::memory_order_relaxed);
-        }
-    }
+    CANOPY_DEVICE void sated() const { sys_level().sated(); }
 
     /// Device ring k (config::device_rings); a work-group's home ring is home_ring(wg).
     CANOPY_DEVICE queues::front_ring device_ring(unsigned k) const {
@@ -483,12 +455,10 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 // The tasks' credit before they leave this device's count (system_level.hpp); the
                 // system-scope release publishes them to every device; then this device's count falls,
                 // with a device-scope release that the sub-group making it 0 acquires.
-                credits().fetch_add(moved_tasks, std::memory_order_relaxed);
+                sys_level().credit_donation(moved_tasks);
                 q.template publish<sys_access>(r);
-                const unsigned old = atomic_ref<unsigned, scope::device>(*outstanding())
-                                         .fetch_sub(moved_tasks, std::memory_order_release);
-                if (old == moved_tasks) {
-                    device_dry(cnt);
+                if (sys_level().donated(outstanding(), moved_tasks)) {
+                    ++cnt[c_device_dry];
                 }
                 cnt[c_donate_system] += r.n;
             } else if (where == to_far) {
@@ -670,6 +640,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 } else {
                     ++cnt[c_fronts + lvl];
                     cnt[c_tasks + lvl] += count;
+                    cnt[c_device_away] += kind == detail::pk_device && ring != home_ring(wg) ? 1 : 0;
                     cnt[c_partial] += count < F ? 1 : 0;
                 }
             }

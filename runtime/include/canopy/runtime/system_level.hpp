@@ -37,6 +37,7 @@
 // carries it (the donor's system-scope RMW happens before its device-scope release).
 #pragma once
 
+#include "canopy/platform/platform.hpp"
 #include "canopy/queues/front_ring.hpp"
 
 namespace canopy::runtime {
@@ -51,6 +52,81 @@ struct system_layout {
     /// Words of a buffer with a ring of `capacity` fronts of shape `s`.
     static constexpr unsigned long long words(unsigned capacity, queues::front_shape s) {
         return ring + queues::front_ring::words(capacity, s);
+    }
+};
+
+/// The system level's words and its moves' counting, for the sub-groups of device `dev`. The ring core
+/// calls these; tests/codegen compiles them alone (system_level_kernels.cpp) and checks that each
+/// order and scope argued above reaches PTX and the AMDGPU IR, since the emulator's models perform a
+/// work-item's RMWs in program order and cannot show the reorderings these orders forbid.
+struct system_level {
+    unsigned* sys = nullptr; // the system buffer (memory every device reaches)
+    unsigned dev = 0;        // this sub-group's device
+
+    // Relaxed: a count (the order of its RMWs is argued above); at system scope, since every device's
+    // sub-groups update it.
+    CANOPY_DEVICE atomic_ref<unsigned, scope::system> credits() const {
+        return atomic_ref<unsigned, scope::system>(sys[system_layout::credits]);
+    }
+    // Relaxed: a hint for donors, like the idle counts.
+    CANOPY_DEVICE atomic_ref<unsigned, scope::system> hungry_devices() const {
+        return atomic_ref<unsigned, scope::system>(sys[system_layout::hungry]);
+    }
+    // Device scope: only this device's sub-groups touch its flag.
+    CANOPY_DEVICE atomic_ref<unsigned, scope::device> hungry_flag() const {
+        return atomic_ref<unsigned, scope::device>(sys[system_layout::flags + dev]);
+    }
+
+    /// dry: the sub-group whose count step (or donation) left its device with no task.
+    CANOPY_DEVICE void device_dry() const {
+        // Acquire at device scope: a donor's release on the outstanding count (donated), read through
+        // the RMWs after it, orders the donor's credit for its tasks before this removal.
+        fence<scope::device>(std::memory_order_acquire);
+        credits().fetch_sub(1u, std::memory_order_relaxed);
+    }
+
+    /// donate, before the fronts are published: the tasks' credit, while this device still holds its own.
+    CANOPY_DEVICE void credit_donation(unsigned tasks) const {
+        credits().fetch_add(tasks, std::memory_order_relaxed);
+    }
+
+    /// donate, after the fronts are published: this device's count falls by the tasks, with a
+    /// device-scope release that the sub-group making it 0 acquires (device_dry). True when this call
+    /// made it 0 (its device's credit is then gone too).
+    CANOPY_DEVICE bool donated(unsigned* outstanding, unsigned tasks) const {
+        const unsigned old =
+            atomic_ref<unsigned, scope::device>(*outstanding).fetch_sub(tasks, std::memory_order_release);
+        if (old == tasks) {
+            device_dry();
+            return true;
+        }
+        return false;
+    }
+
+    /// take, after the pop's system-scope acquire: this device's count first (before any of these tasks
+    /// can run and count down), then its credit if it was dry, and only then the tasks' credit.
+    CANOPY_DEVICE void taken(unsigned* outstanding, unsigned tasks) const {
+        const unsigned old =
+            atomic_ref<unsigned, scope::device>(*outstanding).fetch_add(tasks, std::memory_order_relaxed);
+        if (old == 0) {
+            credits().fetch_add(1u, std::memory_order_relaxed);
+        }
+        credits().fetch_sub(tasks, std::memory_order_relaxed);
+    }
+
+    /// hungry: counts the device in `hungry` once (the flag elects one sub-group).
+    CANOPY_DEVICE void hungry() const {
+        if (hungry_flag().load(std::memory_order_relaxed) == 0 &&
+            hungry_flag().exchange(1u, std::memory_order_relaxed) == 0) {
+            hungry_devices().fetch_add(1u, std::memory_order_relaxed);
+        }
+    }
+    /// sated: busy again (fewer than half the device's sub-groups idle): the device leaves the count.
+    CANOPY_DEVICE void sated() const {
+        if (hungry_flag().load(std::memory_order_relaxed) == 1 &&
+            hungry_flag().exchange(0u, std::memory_order_relaxed) == 1) {
+            hungry_devices().fetch_sub(1u, std::memory_order_relaxed);
+        }
     }
 };
 
