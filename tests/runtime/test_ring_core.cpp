@@ -141,6 +141,9 @@ TEST(RingCore, SeveralDeviceRingsLoseNothing) {
             const auto r = run_tree(c, 2000, 3, false);
             ASSERT_TRUE(r.exactly_once());
             ASSERT_GT(r.stats.fronts[2], 0u); // fronts taken from device rings
+            // ... some of them from a ring other than the taker's home ring (the idle probes found them).
+            ASSERT_GT(r.stats.device_fronts_away, 0u);
+            ASSERT_LE(r.stats.device_fronts_away, r.stats.fronts[2]);
         });
     }
 }
@@ -193,13 +196,35 @@ unsigned inversions(const std::vector<unsigned>& v) {
     return n;
 }
 
+/// lifo's run order, front by front. Siblings run together: a front holds tasks of one level, the
+/// children of one front (2 per task), as many fronts as they fill (F tasks each). Levels 0..4 are one
+/// front each (1..16 tasks); from level 5 on each front of F tasks has 2F children, two full fronts. The
+/// newest front runs first, so the fronts run depth-first: each front's level F times (2^l times below
+/// level 5), then the first of its child fronts with its whole subtree, then the second. The two are
+/// alike (one level), so their order within the pair is not observable.
+void lifo_fronts(unsigned level, unsigned tasks, unsigned depth, unsigned F, std::vector<unsigned>& out) {
+    out.insert(out.end(), tasks, level);
+    if (level == depth) {
+        return;
+    }
+    const unsigned children = 2 * tasks;
+    for (unsigned f = 0; f < (children + F - 1) / F; ++f) {
+        lifo_fronts(level + 1, children < F ? children : F, depth, F, out);
+    }
+}
+
 TEST(RingCore, FifoRunsLevelByLevelAndLifoDepthFirst) {
     canopy::test::for_seeds(scm(), 4, [] {
         const auto fifo = levels_in_run_order(rt::task_order::fifo, 9);
         EXPECT_EQ(inversions(fifo), 0u) << "fifo ran a deeper level before a shallower one";
-        // Depth-first: each return from a finished subtree to an older, shallower front is one.
         const auto lifo = levels_in_run_order(rt::task_order::lifo, 9);
-        EXPECT_GT(inversions(lifo), 0u) << "lifo ran the tree level by level";
+        std::vector<unsigned> want;
+        lifo_fronts(0, 1, 9, 32, want); // tiny: sub-groups of 32, so fronts of 32
+        ASSERT_EQ(lifo.size(), want.size());
+        for (std::size_t i = 0; i < want.size(); ++i) {
+            ASSERT_EQ(lifo[i], want[i]) << "task " << i << " in run order: lifo ran a front of level "
+                                        << lifo[i] << " where the newest front was of level " << want[i];
+        }
     });
 }
 
@@ -227,8 +252,12 @@ TEST(RingCore, TheLockedCoreRefusesFifo) {
 // task_order.hpp states up to its race in the emptiness check (two counters read one after the
 // other). Seed 1 hits that race once since BFS and SSSP tasks relax their front's arcs together
 // (577 tasks), so the bound is checked with a slack of one task per 100 vertices. With the
-// hash weights (1..255) an opening releases far tasks of later buckets too, so the bound is weaker:
-// fewer tasks than fifo, and at most 3 per vertex.
+// hash weights (1..255, mean 128) an opening releases far tasks of later buckets too, so the bound is
+// weaker; there the buckets are 64 wide (half the mean weight: delta-stepping's usual choice) and
+// priority must run at least 25% fewer tasks than fifo on every seed, and at most 1.6 per vertex. When
+// this was written, seeds 1..12 gave priority/fifo 0.49..0.65 and 781..865 tasks (fifo 1,242..1,761).
+// Buckets of width 1 are no such margin: 0.55..0.99 of fifo (seed 1: 1,233 against 1,242), since each
+// opening waits for the device to hold only far tasks, once per distinct distance.
 namespace g = canopy::workloads::graph;
 
 template <class P> std::uint64_t grid_tasks(const g::csr_graph& graph, rt::task_order order, unsigned delta) {
@@ -261,11 +290,11 @@ TEST(RingCore, PriorityRunsEachVertexOnceOnAGrid) {
         EXPECT_LE(bfs, 576u + 576u / 100);
         EXPECT_GE(unit, 576u);
         EXPECT_LE(unit, 576u + 576u / 100);
-        const auto prio = grid_tasks<g::sssp_problem>(weighted, rt::task_order::priority, 1);
+        const auto prio = grid_tasks<g::sssp_problem>(weighted, rt::task_order::priority, 64);
         const auto fifo = grid_tasks<g::sssp_problem>(weighted, rt::task_order::fifo, 0);
         const auto lifo = grid_tasks<g::sssp_problem>(weighted, rt::task_order::lifo, 0);
-        EXPECT_LT(prio, fifo);
-        EXPECT_LE(prio, 3u * 576u);
+        EXPECT_LE(4 * prio, 3 * fifo) << "priority ran fewer than 25% fewer tasks than fifo";
+        EXPECT_LE(5 * prio, 8u * 576u) << "priority ran more than 1.6 tasks per vertex";
         EXPECT_GT(lifo, 576u);
         std::printf(
             "[ note     ] SSSP tasks on the 24x24 grid, hash weights: priority %llu, fifo %llu, lifo %llu\n",

@@ -123,13 +123,16 @@ struct close_on_exit {
     }
 };
 
+// The traced tree: 600 nodes of arity 3, so 600 tasks run and 599 spawned (every node but the seed).
+constexpr unsigned tree_nodes = 600;
+
 traced_run run_traced(const emu::options& o, const rt::config& c, std::uint64_t max_events) {
     traced_run r;
     const std::string path = temp_trace("run");
     emu::scoped_options scoped(o);
     const close_on_exit guard;
     emu::trace_open(path, max_events);
-    const auto t = run_tree(c, 600, 3, false);
+    const auto t = run_tree(c, tree_nodes, 3, false);
     r.summary = emu::trace_close();
     r.digest = emu::last_report().digest;
     EXPECT_TRUE(t.exactly_once());
@@ -142,8 +145,12 @@ traced_run run_traced(const emu::options& o, const rt::config& c, std::uint64_t 
 void expect_counters_match(const traced_run& r) {
     const rt::stats& s = r.stats;
     const parsed& p = r.trace;
-    EXPECT_GT(s.total_tasks(), 0u);
-    EXPECT_EQ(p.arg_sum.count("run") ? p.arg_sum.at("run") : 0, s.total_tasks()) << "tasks run";
+    // The closed form first (the spans' arguments and the stats come from the same variables, so their
+    // agreement alone would not see a count both get wrong), then span against counter.
+    EXPECT_EQ(s.total_tasks(), tree_nodes);
+    EXPECT_EQ(s.tasks_spawned, tree_nodes - 1);
+    EXPECT_EQ(p.arg_sum.count("run") ? p.arg_sum.at("run") : 0, tree_nodes) << "tasks run";
+    EXPECT_EQ(p.arg_sum.count("pack") ? p.arg_sum.at("pack") : 0, tree_nodes - 1) << "tasks spawned";
     std::uint64_t fronts = 0;
     for (auto f : s.fronts) {
         fronts += f;
@@ -180,7 +187,7 @@ TEST(Trace, SpansAgreeWithTheRunsCounters) {
                 EXPECT_EQ(last.second, 0u);
                 // The same seed untraced takes the same schedule: tracing only reads clocks.
                 emu::scoped_options scoped(o);
-                (void)run_tree(c, 600, 3, false);
+                (void)run_tree(c, tree_nodes, 3, false);
                 EXPECT_EQ(emu::last_report().digest, r.digest) << "tracing changed the schedule";
             }
         }

@@ -51,6 +51,7 @@ enum counter : unsigned {
     c_deferred,      // fronts sent to the far ring (ring core, order priority)
     c_donate_system, // fronts donated to the system ring (several devices)
     c_device_dry,    // times this sub-group's count step left its device with no task (several devices)
+    c_device_away,   // fronts taken from a device ring other than the work-group's home ring
     num_counters
 };
 
@@ -62,6 +63,9 @@ struct stats {
     std::uint64_t rsp_attempts = 0;
     std::uint64_t tasks_spawned = 0;   // on the device (seeds not included)
     std::uint64_t deferred_fronts = 0; // sent to the far ring (ring core, order priority)
+    // Fronts taken from a device ring other than the work-group's home ring (config::device_rings > 1:
+    // the idle probes that find work shared into another work-group's ring).
+    std::uint64_t device_fronts_away = 0;
     // Several devices (config::devices): fronts donated to the system ring, and the times a device ran
     // dry (its outstanding count reached 0 while the run went on, or at its end).
     std::uint64_t donations_to_system = 0, devices_dry = 0;
@@ -109,6 +113,7 @@ struct stats {
         deferred_fronts += row[c_deferred];
         donations_to_system += row[c_donate_system];
         devices_dry += row[c_device_dry];
+        device_fronts_away += row[c_device_away];
     }
 };
 
