@@ -42,6 +42,12 @@
 //               everywhere.
 //   remote:     mixed, but the first device hop is a work-group release acquired by a remote device
 //               acquire: race-free under rsp (promotion), racy under hrf-* (no promotion).
+//   remote_release: mixed, but the first device hop is a remote device release acquired at work-group
+//               scope in the other work-group: race-free under rsp, racy under hrf-*.
+//   scopes:     mixed, but the hops inside a work-group release and acquire at different scopes (hop 1
+//               work-group then device; hop 3 device then work-group): both scopes reach both threads,
+//               so they pair under rsp (inclusive); under hrf-* a hop pairs only at one scope, so f1
+//               (and f3) and x race.
 //
 // Every verdict is also checked to be complete, and for the smaller chains the exact exploration is
 // checked against plain depth-first enumeration of every schedule (no reduction), an oracle that does
@@ -69,6 +75,7 @@ enum class sc { wg, dv };
 struct hop {
     sc release = sc::dv, acquire = sc::dv;
     bool remote_acquire = false;
+    bool remote_release = false;
 };
 
 struct chain {
@@ -93,8 +100,9 @@ std::string source(const chain& c) {
                            hp.remote_acquire ? "_remote" : "", i, scope_text(hp.acquire));
     };
     const auto release = [&](std::size_t i) { // the release of hop i
-        return fmt::format("atomic_store_explicit(f{}, 1, memory_order_release, {});", i,
-                           scope_text(c.hops[i - 1].release));
+        const hop& hp = c.hops[i - 1];
+        return fmt::format("atomic_store_explicit{}(f{}, 1, memory_order_release, {});",
+                           hp.remote_release ? "_remote" : "", i, scope_text(hp.release));
     };
     s += fmt::format("P0 (global int* x, global atomic_int* f1) {{\n  *x = 1;\n  {}\n}}\n", release(1));
     for (std::size_t i = 1; i < h; ++i) {
@@ -136,7 +144,8 @@ std::set<std::string> expected_races(const chain& c, race_check_kind m) {
         const bool acq_reaches = hp.acquire == sc::dv || same_group;
         bool pairs = false;
         if (m == race_check_kind::rsp) {
-            pairs = (rel_reaches && acq_reaches) || (acq_reaches && hp.remote_acquire);
+            pairs = (rel_reaches && acq_reaches) || (rel_reaches && hp.remote_release) ||
+                    (acq_reaches && hp.remote_acquire);
         } else {
             pairs = hp.release == hp.acquire && rel_reaches;
         }
@@ -185,8 +194,22 @@ std::vector<chain> family() {
         // remote device-scope load.
         chain remote = mixed;
         remote.name = fmt::format("chain{}_remote", h);
-        remote.hops[1] = hop{sc::wg, sc::dv, true};
-        for (auto* c : {&dv, &wg, &mixed, &broken, &remote}) {
+        remote.hops[1] = hop{sc::wg, sc::dv, true, false};
+        // remote_release: hop 2 released by a remote device-scope store, acquired at work-group scope
+        // in the other work-group.
+        chain remote_release = mixed;
+        remote_release.name = fmt::format("chain{}_remote_release", h);
+        remote_release.hops[1] = hop{sc::dv, sc::wg, false, true};
+        // scopes: hops inside a work-group whose release and acquire scopes differ (no remote flag):
+        // hop 1 released at work-group scope and acquired at device scope, and from h = 3 on, hop 3 the
+        // other way round.
+        chain scopes = mixed;
+        scopes.name = fmt::format("chain{}_scopes", h);
+        scopes.hops[0] = hop{sc::wg, sc::dv, false, false};
+        if (h >= 3) {
+            scopes.hops[2] = hop{sc::dv, sc::wg, false, false};
+        }
+        for (auto* c : {&dv, &wg, &mixed, &broken, &remote, &remote_release, &scopes}) {
             out.push_back(*c);
         }
     }
@@ -260,6 +283,12 @@ TEST(LitmusRaceChains, OracleAgreesWithTheNotesOnHandCases) {
     EXPECT_TRUE(expected_races(find("chain4_remote"), race_check_kind::rsp).empty());
     EXPECT_EQ(expected_races(find("chain4_remote"), race_check_kind::hrf_indirect),
               (std::set<std::string>{"f2", "x"}));
+    EXPECT_TRUE(expected_races(find("chain3_remote_release"), race_check_kind::rsp).empty());
+    EXPECT_EQ(expected_races(find("chain3_remote_release"), race_check_kind::hrf_direct),
+              (std::set<std::string>{"f2", "x"}));
+    EXPECT_TRUE(expected_races(find("chain3_scopes"), race_check_kind::rsp).empty());
+    EXPECT_EQ(expected_races(find("chain3_scopes"), race_check_kind::hrf_indirect),
+              (std::set<std::string>{"f1", "f3", "x"}));
 }
 
 // Every chain under every model: a complete exploration, and the definitions' verdict and locations.

@@ -88,6 +88,71 @@ struct trib_again {
     }
 };
 
+/// Summing joins whose children hand data over outside the record (join_sum.hpp's release argument):
+/// an in-place tree reduction over the 2^D leaves of a complete binary tree laid out as a heap (node k,
+/// children 2k and 2k + 1). Leaf k writes val[k] (plain); node k's continuation reads val[2k] and
+/// val[2k + 1] (plain), writes their sum to val[k] and completes its parent. Only a child's release and
+/// the continuation's acquire order those plain accesses, so the race detector sees a missing one. The
+/// summed value carries the continuation's node: a right child adds its parent's id, a left child 0.
+struct heap_args {
+    unsigned node;
+    rt::join_slot to;
+};
+struct heap_view {
+    rt::join_sum_view j;
+    unsigned* val;   // per node
+    unsigned leaves; // 2^D: nodes [leaves, 2 leaves) are the leaves
+};
+CANOPY_HOST_DEVICE inline unsigned heap_leaf_value(unsigned k) { return (k * 7u) % 13u + 1u; }
+CANOPY_HOST_DEVICE inline unsigned heap_to_parent(unsigned k) { return (k & 1u) != 0 ? k >> 1 : 0u; }
+struct heap_sum;
+struct heap_task {
+    using payload = heap_args;
+    heap_view v;
+    template <class Ctx> CANOPY_DEVICE void operator()(const heap_args& p, Ctx& ctx) const {
+        if (p.node >= v.leaves) {
+            canopy::st(&v.val[p.node], heap_leaf_value(p.node));
+            v.j.complete<heap_sum>(ctx, p.to, heap_to_parent(p.node));
+            return;
+        }
+        const rt::join_record rec = v.j.fork(2, p.to);
+        if (!rec.valid()) {
+            return;
+        }
+        spawn<heap_task>(ctx, {2 * p.node, rec.slot(0)});
+        spawn<heap_task>(ctx, {2 * p.node + 1, rec.slot(1)});
+    }
+};
+struct heap_sum {
+    using payload = rt::join_payload;
+    heap_view v;
+    template <class Ctx> CANOPY_DEVICE void operator()(const rt::join_payload& p, Ctx& ctx) const {
+        const rt::join_sum_result r = v.j.take(p);
+        const unsigned k = r.sum; // the node whose children both completed
+        const unsigned sum = canopy::ld(&v.val[2 * k]) + canopy::ld(&v.val[2 * k + 1]);
+        canopy::st(&v.val[k], sum);
+        v.j.complete<heap_sum>(ctx, r.to, k == 1 ? sum : heap_to_parent(k));
+    }
+};
+
+/// The reduction over 2^depth leaves: every node's value against the sequential sums, and the root's.
+void expect_heap_reduction(const rt::config& c, unsigned depth) {
+    const unsigned leaves = 1u << depth;
+    rt::join_sum_pool pool(leaves);
+    canopy::device_buffer<unsigned> val(std::vector<unsigned>(2 * leaves, 0u));
+    const heap_view v{pool.view(), val.data(), leaves};
+    rt::task_set<heap_task, heap_sum> ts{heap_task{v}, heap_sum{v}};
+    ts.seed<heap_task>(heap_args{1, rt::join_root_slot});
+    ts.run(c);
+    std::vector<unsigned> want(2 * leaves, 0u);
+    for (unsigned k = 2 * leaves - 1; k >= 1; --k) {
+        want[k] = k >= leaves ? heap_leaf_value(k) : want[2 * k] + want[2 * k + 1];
+    }
+    EXPECT_EQ(pool.result(), want[1]);
+    EXPECT_TRUE(val.to_vector() == want) << "a node's sum differs from the sequential reduction";
+    EXPECT_EQ(pool.free_records(), leaves) << "a summing continuation did not run exactly once";
+}
+
 result_t fib(unsigned n) { return canopy::workloads::checked::fib_value(n); }
 
 result_t trib(unsigned n) {
@@ -209,6 +274,7 @@ TEST_P(JoinPolicy, SummingJoinsAndMergesortAreExactOnTheScopedCacheModel) {
         unsigned free_after = 0;
         EXPECT_EQ(run_sum_fib(cfg(p, core), 15, 2048, &free_after), fib(15));
         EXPECT_EQ(free_after, 2048u) << "a summing continuation did not run exactly once";
+        expect_heap_reduction(cfg(p, core), 8);
         expect_sorted_by_joins(cfg(p, core), 1500, 7);
     });
 }
@@ -228,6 +294,8 @@ TEST_P(JoinPolicy, SummingJoinsAndMergesortAreRaceFreeUnderThePolicysModel) {
     SCOPED_TRACE(::testing::Message() << "emulator seed " << o.seed);
     EXPECT_EQ(run_sum_fib(cfg(p, core), 10, 512), fib(10));
     EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u) << "summing joins race";
+    expect_heap_reduction(cfg(p, core), 7);
+    EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u) << "summing joins' plain hand-offs race";
     expect_sorted_by_joins(cfg(p, core), 400, 11);
     EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u) << "mergesort by joins races";
 }
