@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -41,6 +42,8 @@ namespace graph = workloads::graph;
 struct graph_options {
     std::string algorithm;
     std::string input, format, grid, source = "0", output;
+    std::string write_graph; // --write-graph: the built graph as Matrix Market, before the run
+    bool write_only = false; // --write-only: stop after --write-graph
     unsigned kronecker = 0, edge_factor = 16;
     bool symmetrize = false, validate = false, json = false;
     graph_run_settings run;
@@ -192,6 +195,41 @@ input_graph make_input(const graph_options& o) {
     in.description = fmt::format("{}x{} grid", rows, cols);
     in.undirected = true;
     return in;
+}
+
+/// --write-graph: every stored arc of `g` as a Matrix Market coordinate pattern general matrix (1-based,
+/// one line per arc, in CSR order), so that another program (bench/peers/) runs on exactly the graph
+/// canopy runs on, and canopy's own loader reads it back to the same CSR. False (said on stderr) on failure.
+bool write_matrix_market(const graph::csr_graph& g, const std::string& path, const std::string& description) {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    if (f == nullptr) {
+        fmt::print(stderr, "canopy graph: cannot write {} (--write-graph): check that its directory exists\n",
+                   path);
+        return false;
+    }
+    std::string buf = fmt::format("%%MatrixMarket matrix coordinate pattern general\n% canopy graph: {}\n"
+                                  "{} {} {}\n",
+                                  description, g.num_vertices(), g.num_vertices(), g.num_edges());
+    const auto offsets = g.offsets();
+    const auto targets = g.targets();
+    bool ok = true;
+    for (graph::vertex_id v = 0; v < g.num_vertices() && ok; ++v) {
+        for (graph::edge_id e = offsets[v]; e < offsets[v + 1]; ++e) {
+            fmt::format_to(std::back_inserter(buf), "{} {}\n", v + 1, targets[e] + 1);
+        }
+        if (buf.size() > (1u << 20) || v + 1 == g.num_vertices()) {
+            ok = std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
+            buf.clear();
+        }
+    }
+    if (g.num_vertices() == 0) {
+        ok = std::fwrite(buf.data(), 1, buf.size(), f) == buf.size();
+    }
+    ok = std::fclose(f) == 0 && ok;
+    if (!ok) {
+        fmt::print(stderr, "canopy graph: error writing {} (--write-graph): is the disk full?\n", path);
+    }
+    return ok;
 }
 
 graph::vertex_id pick_source(const graph_options& o, const graph::csr_graph& g) {
@@ -552,6 +590,11 @@ int run_graph_command(const graph_options& o) {
                    o.run.tolerance);
         return 2;
     }
+    if (o.write_only && o.write_graph.empty()) {
+        fmt::print(stderr, "canopy graph: --write-only needs --write-graph FILE (the file to write)\n"
+                           "Run 'canopy graph --help' for usage.\n");
+        return 2;
+    }
     input_graph in;
     graph::vertex_id source = 0;
     try {
@@ -569,6 +612,16 @@ int run_graph_command(const graph_options& o) {
     } catch (const graph::load_error& e) {
         fmt::print(stderr, "{}\n", e.what());
         return 1;
+    }
+    if (!o.write_graph.empty()) {
+        if (!write_matrix_market(in.g, o.write_graph, in.description)) {
+            return 1;
+        }
+        if (o.write_only) {
+            fmt::print("wrote {}: {} vertices, {} arcs ({})\n", o.write_graph, in.g.num_vertices(),
+                       in.g.num_edges(), in.description);
+            return 0;
+        }
     }
     if (o.algorithm == "pagerank" || o.algorithm == "color") {
         return run_rank_or_color(o, in);
@@ -675,6 +728,11 @@ action add_graph(CLI::App& app) {
                   "check against the sequential oracles, and by Graph500's rules (bfs, sssp), the proved L1 "
                   "error bound "
                   "(pagerank) or a proper-colouring check (color); exit 1 if not");
+    sub->add_option("--write-graph", o->write_graph,
+                    "write the graph as built (every arc, after --symmetrize) as Matrix Market, then run; "
+                    "canopy's --input reads it back to the same graph");
+    sub->add_flag("--write-only", o->write_only,
+                  "with --write-graph: write the graph and stop, without a run");
     sub->add_option("--output", o->output,
                     "write 'id value' per vertex: level (-1 unreached), distance (inf), rank or colour");
     auto* its =
