@@ -26,12 +26,16 @@ usage: tools/gpu-check.sh [options]
   --timeout S          seconds each check may take before it counts as a hang (default 60)
   --quick              UTS T1 and the 4elt graphs only
   --max-hangs N        stop after N checks hang (default 3): a GPU that hangs once will hang again
+  --peers DIR          after the checks, Atos (a copy of github.com/owensgroup/ATOS at e11b724 in DIR)
+                       beside canopy on this GPU: bench/peers/atos_side_by_side.py, its table and
+                       results.json in --out/peers (bench/peers/README.md)
+  --peers-args "..."   more arguments for that script (e.g. "--inputs kron18,mdual --prepare")
   -h, --help           this text
 exit status: 0 every check passed, 1 some check failed or hung, 2 usage error
 EOF
 }
 root=$(cd "$(dirname "$0")/.." && pwd)
-backend="" arch="" build="" no_build=0 dry=0 quick=0 tmo=60 max_hangs=3
+backend="" arch="" build="" no_build=0 dry=0 quick=0 tmo=60 max_hangs=3 peers="" peers_args=""
 graphs=/usr/share/doc/libmetis-dev/examples/graphs out=gpu-check-out
 while (($#)); do
   case $1 in
@@ -45,6 +49,8 @@ while (($#)); do
     --timeout) tmo=${2:?--timeout needs seconds}; shift 2 ;;
     --quick) quick=1; shift ;;
     --max-hangs) max_hangs=${2:?--max-hangs needs a count}; shift 2 ;;
+    --peers) peers=${2:?--peers needs the folder of a fetched Atos}; shift 2 ;;
+    --peers-args) peers_args=${2?--peers-args needs a string}; shift 2 ;;
     -h | --help) usage; exit 0 ;;
     *) echo "gpu-check: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -84,9 +90,7 @@ if ((!no_build)); then
     { tail -50 "$build.build.log"; echo "gpu-check: build failed (log: $build.build.log)" >&2; exit 1; }
   echo "gpu-check: built in $(( $(date +%s) - t0 )) s"
 fi
-for f in "$canopy"; do
-  [[ -x $f ]] || { echo "gpu-check: $f is missing (build without --no-build, or name --build)" >&2; exit 1; }
-done
+[[ -x $canopy ]] || { echo "gpu-check: $canopy is missing (build without --no-build, or name --build)" >&2; exit 1; }
 if ((dry)); then
   "$canopy" --help | head -1
   "$gtests" --gtest_list_tests | grep -c '^  ' | xargs echo "gpu-check: dry run: GPU tests listed:"
@@ -180,6 +184,18 @@ for in in "${inputs[@]}"; do
 done
 
 table
+if [[ -n $peers ]]; then
+  # One implementation of the side-by-side run: the bench script (it builds Atos, writes the inputs
+  # through canopy's --write-graph, checks both answers and prints its own table).
+  echo
+  echo "gpu-check: Atos beside canopy (bench/peers/atos_side_by_side.py --atos $peers)"
+  # shellcheck disable=SC2086 # peers_args holds several words on purpose
+  if ! python3 "$root/bench/peers/atos_side_by_side.py" --atos "$peers" --canopy "$canopy" --work "$out/peers" \
+    $peers_args; then
+    echo "gpu-check: the peers run failed (its messages above; results in $out/peers)"
+    failed=$((failed + 1))
+  fi
+fi
 echo
 echo "gpu-check: $failed failed or hung, $(wc -l <"$summary") checks, $(( $(date +%s) - t0 )) s (results in $out)"
 ((failed == 0))
