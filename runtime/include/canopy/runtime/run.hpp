@@ -19,6 +19,7 @@
 #include "canopy/platform/device_info.hpp"
 #include "canopy/platform/error.hpp"
 #include "canopy/platform/launch.hpp"
+#include "canopy/platform/launch_report.hpp"
 #include "canopy/platform/memory.hpp"
 #include "canopy/platform/stream.hpp"
 #include "canopy/runtime/config.hpp"
@@ -31,10 +32,6 @@
 #include "canopy/runtime/task_context.hpp"
 #include "canopy/sync/discovery.hpp"
 #include "canopy/sync/persistent.hpp"
-
-#if defined(CANOPY_BACKEND_CPU)
-#    include "canopy/emulator/launch.hpp"
-#endif
 
 namespace canopy::runtime {
 
@@ -82,18 +79,7 @@ inline std::string try_describe_state(const device_buffer<unsigned>& mem, const 
 namespace detail {
 /// On the emulator, how to replay the run that failed (the deterministic scheduler's seed); nothing on
 /// a GPU, where a run is not replayable.
-inline std::string replay_hint() {
-#if defined(CANOPY_BACKEND_CPU)
-    const emu::launch_report& r = emu::last_report();
-    if (r.scheduler == emu::scheduler_kind::deterministic) {
-        return " [emulator: deterministic scheduler, seed " + std::to_string(r.seed) +
-               "; replay with CANOPY_EMU_SEED=" + std::to_string(r.seed) + "]";
-    }
-    return " [emulator: parallel scheduler, not replayable; the deterministic scheduler is]";
-#else
-    return {};
-#endif
-}
+inline std::string replay_hint() { return launch_replay_hint(); }
 
 /// Persistent body: the participating work-group id and count from occupancy discovery.
 template <class Sched> struct persistent_body {
@@ -378,19 +364,15 @@ template <class... Tasks> class task_set {
         unsigned participants = grid;
         try {
             if (D > 1) {
-#if defined(CANOPY_BACKEND_CPU)
-                if constexpr (rings) {
+                if constexpr (rings && launch_spans_devices) {
                     detail::system_kernel<sched_t> k{s, {}, D};
                     for (unsigned d = 0; d < D; ++d) {
                         k.mems[d] = mems[d].data();
                     }
-                    emu::options o = emu::current_options();
-                    o.devices = D; // one launch stands for one per device, all at once
-                    const emu::scoped_options scoped(o);
-                    launch({.grid = grid * D, .block = c.block}, k);
+                    // One launch stands for one per device, all at once.
+                    launch_on_devices({.grid = grid * D, .block = c.block}, D, k);
                     participants = grid * D;
                 }
-#endif
             } else if (c.persistent) {
                 sync::discovery_context ctx(grid);
                 // Returns after reading the participant count back: the kernel has finished.
@@ -416,18 +398,16 @@ template <class... Tasks> class task_set {
 
         stats st;
         st.seconds = std::chrono::duration<double>(t1 - t0).count();
-#if defined(CANOPY_BACKEND_CPU)
-        const emu::memory_counters& m = emu::last_report().memory;
+        const launch_memory_counters m = last_launch_memory(); // zero on GPUs
         st.atomics = m.atomics;
         st.fences = m.fences;
-        st.flushes = m.flushes_own + m.flushes_remote;
-        st.invalidations = m.invalidations_own + m.invalidations_remote;
+        st.flushes = m.flushes;
+        st.invalidations = m.invalidations;
         st.remote_ops = m.remote_ops;
         st.lines_written_back = m.lines_written_back;
         st.cycles_total = m.cycles_total;
         st.cycles_max_cu = m.cycles_max_cu;
         st.cycles_makespan = m.cycles_makespan;
-#endif
         for (unsigned d = 0; d < D; ++d) {
             unsigned status_word = 0;
             mems[d].download_at(L.status, &status_word, 1);
