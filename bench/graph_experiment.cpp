@@ -57,6 +57,7 @@
 #include "canopy/workloads/graph/validate.hpp"
 #include "canopy/workloads/graph/weights.hpp"
 #include "plot_paths.hpp"
+#include "table_format.hpp"
 
 namespace {
 
@@ -420,31 +421,9 @@ std::vector<run_out> run_all(const settings& s, const std::vector<run_spec>& spe
 
 // ---- formatting ----
 
-std::string fmt_u(u64 v) { // 1234567 -> "1,234,567"
-    std::string s = std::to_string(v), out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (i != 0 && (s.size() - i) % 3 == 0) {
-            out += ',';
-        }
-        out += s[i];
-    }
-    return out;
-}
-std::string fmt_f(double v, int prec) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", prec, v);
-    return buf;
-}
-double geomean(const std::vector<double>& v) {
-    if (v.empty()) {
-        return 0;
-    }
-    double s = 0;
-    for (double x : v) {
-        s += std::log(x);
-    }
-    return std::exp(s / static_cast<double>(v.size()));
-}
+using canopy::bench::fmt_f;
+using canopy::bench::fmt_u;
+using canopy::bench::geomean;
 
 /// A (device, graph, algorithm, strategy, policy) cell over seeds: means of the counts.
 struct cell {

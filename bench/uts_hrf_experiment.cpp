@@ -39,6 +39,7 @@
 #include "canopy/runtime/runtime.hpp"
 #include "canopy/workloads/uts/compiled_runs.hpp"
 #include "canopy/workloads/uts/uts.hpp"
+#include "table_format.hpp"
 
 namespace {
 
@@ -255,22 +256,8 @@ std::optional<double> pearson(const std::vector<double>& x, const std::vector<do
     return sxy / std::sqrt(sxx * syy);
 }
 
-std::string fmt_u(u64 v) { // 1234567 -> "1,234,567"
-    std::string s = std::to_string(v), out;
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        if (i != 0 && (s.size() - i) % 3 == 0) {
-            out += ',';
-        }
-        out += s[i];
-    }
-    return out;
-}
-
-std::string fmt_f(double v, int prec) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", prec, v);
-    return buf;
-}
+using canopy::bench::fmt_f;
+using canopy::bench::fmt_u;
 
 struct summary { // one (tree, policy) over seeds
     double speedup_mean = 0, speedup_min = 0, speedup_max = 0;
