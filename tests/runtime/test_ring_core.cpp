@@ -255,7 +255,7 @@ TEST(RingCore, TheLockedCoreRefusesFifo) {
 // hash weights (1..255, mean 128) an opening releases far tasks of later buckets too, so the bound is
 // weaker; there the buckets are 64 wide (half the mean weight: delta-stepping's usual choice) and
 // priority must run at least 25% fewer tasks than fifo on every seed, and at most 1.6 per vertex. When
-// this was written, seeds 1..12 gave priority/fifo 0.49..0.65 and 781..865 tasks (fifo 1,242..1,761).
+// this was written, seeds 1..12 gave priority/fifo 0.46..0.65 and 781..865 tasks (fifo 1,242..1,761).
 // Buckets of width 1 are no such margin: 0.55..0.99 of fifo (seed 1: 1,233 against 1,242), since each
 // opening waits for the device to hold only far tasks, once per distinct distance.
 namespace g = canopy::workloads::graph;
