@@ -152,6 +152,30 @@ between() {
     fi
 }
 
+# Each kernel of a compiler's output into its own file, $work/fn/KIND.cg_NAME, which has, lacks,
+# in_order and between read.
+# ISA: a kernel runs from its label to s_endpgm; keep instructions only.
+split_isa() {
+    awk -v dir="$work/fn" '
+        /^cg_[A-Za-z0-9_]+:/ { name = $1; sub(/:.*/, "", name); out = dir "/isa." name; next }
+        out != "" && /^[ \t]*[a-z]/ { sub(/^[ \t]+/, ""); print > out }
+        out != "" && /s_endpgm/ { close(out); out = "" }' "$1"
+}
+# LLVM IR: from define to the closing brace; keep atomics and fences.
+split_ir() {
+    awk -v dir="$work/fn" '
+        /^define .*@cg_[A-Za-z0-9_]+[(]/ { match($0, /@cg_[A-Za-z0-9_]+/); out = dir "/ir." substr($0, RSTART + 1, RLENGTH - 1); next }
+        out != "" && /^}/ { close(out); out = ""; next }
+        out != "" && /^[ \t]*(%[^ ]+ = )?(load atomic|store atomic|atomicrmw|cmpxchg|fence) / { sub(/^[ \t]+/, ""); print > out }' "$1"
+}
+# PTX: an entry runs from .entry to the closing brace; keep instructions only.
+split_ptx() {
+    awk -v dir="$work/fn" '
+        /^[.]visible [.]entry cg_[A-Za-z0-9_]+[(]/ { name = $3; sub(/[(].*/, "", name); out = dir "/ptx." name; next }
+        out != "" && /^}/ { close(out); out = ""; next }
+        out != "" && /^[ \t]*[a-z]/ { sub(/^[ \t]+/, ""); print > out }' "$1"
+}
+
 # ---------------------------------------------------------------------------------------------------
 find_hipcc() {
     hipcc=${HIPCC:-}
@@ -181,17 +205,8 @@ check_hip() {
         exit 1
     fi
 
-    # ISA: a kernel runs from its label to s_endpgm; keep instructions only.
-    awk -v dir="$work/fn" '
-        /^cg_[A-Za-z0-9_]+:/ { name = $1; sub(/:.*/, "", name); out = dir "/isa." name; next }
-        out != "" && /^[ \t]*[a-z]/ { sub(/^[ \t]+/, ""); print > out }
-        out != "" && /s_endpgm/ { close(out); out = "" }' "$work/gfx90a.s"
-    # IR: from define to the closing brace; keep atomics and fences.
-    awk -v dir="$work/fn" '
-        /^define .*@cg_[A-Za-z0-9_]+[(]/ { match($0, /@cg_[A-Za-z0-9_]+/); out = dir "/ir." substr($0, RSTART + 1, RLENGTH - 1); next }
-        out != "" && /^}/ { close(out); out = ""; next }
-        out != "" && /^[ \t]*(%[^ ]+ = )?(load atomic|store atomic|atomicrmw|cmpxchg|fence) / { sub(/^[ \t]+/, ""); print > out }' \
-        "$work/gfx90a.ll"
+    split_isa "$work/gfx90a.s"
+    split_ir "$work/gfx90a.ll"
 
     load='^global_load_dword '
     load_glc='^global_load_dword .* glc'
@@ -330,11 +345,7 @@ check_hip() {
     if "$hipcc" -x hip --offload-arch=gfx90a --cuda-device-only -S -O2 -std=c++20 -DCANOPY_BACKEND_HIP=1 \
         $runtime_includes -Wall -Wextra -Werror -Wno-unused-command-line-argument -emit-llvm "$sl" \
         -o "$work/system_level.ll" >"$work/log" 2>&1; then
-        awk -v dir="$work/fn" '
-            /^define .*@cg_[A-Za-z0-9_]+[(]/ { match($0, /@cg_[A-Za-z0-9_]+/); out = dir "/ir." substr($0, RSTART + 1, RLENGTH - 1); next }
-            out != "" && /^}/ { close(out); out = ""; next }
-            out != "" && /^[ \t]*(%[^ ]+ = )?(load atomic|store atomic|atomicrmw|cmpxchg|fence) / { sub(/^[ \t]+/, ""); print > out }' \
-            "$work/system_level.ll"
+        split_ir "$work/system_level.ll"
         sys_rmw='^%[^ ]+ = atomicrmw add .* syncscope[(]"one-as"[)] monotonic'
         in_order "ir.cg_system_dry" "dry: an agent acquire fence, then the system credit's removal" \
             '^fence syncscope[(]"agent"[)] acquire' "$sys_rmw"
@@ -372,10 +383,7 @@ check_hip_gfx940() {
         echo "FAIL  hipcc could not compile $src for gfx940"
         exit 1
     fi
-    awk -v dir="$work/fn" '
-        /^cg_[A-Za-z0-9_]+:/ { name = $1; sub(/:.*/, "", name); out = dir "/isa." name; next }
-        out != "" && /^[ \t]*[a-z]/ { sub(/^[ \t]+/, ""); print > out }
-        out != "" && /s_endpgm/ { close(out); out = "" }' "$work/gfx940.s"
+    split_isa "$work/gfx940.s"
 
     load='^global_load_dword '
     store='^global_store_dword '
@@ -432,11 +440,7 @@ check_cuda() {
         exit 1
     fi
 
-    # PTX: an entry runs from .entry to the closing brace; keep instructions only.
-    awk -v dir="$work/fn" '
-        /^[.]visible [.]entry cg_[A-Za-z0-9_]+[(]/ { name = $3; sub(/[(].*/, "", name); out = dir "/ptx." name; next }
-        out != "" && /^}/ { close(out); out = ""; next }
-        out != "" && /^[ \t]*[a-z]/ { sub(/^[ \t]+/, ""); print > out }' "$work/sm_90.ptx"
+    split_ptx "$work/sm_90.ptx"
 
     for s in subgroup workgroup device system; do
         case $s in
@@ -495,10 +499,7 @@ check_cuda() {
     if "$nvcc" -x cu -ptx -arch=sm_90 -std=c++20 --extended-lambda --expt-relaxed-constexpr \
         -DCANOPY_BACKEND_CUDA=1 $runtime_includes -Xcompiler=-Wall,-Wextra,-Werror -Werror all-warnings \
         "$root/tests/codegen/system_level_kernels.cpp" -o "$work/system_level.ptx" >"$work/log" 2>&1; then
-        awk -v dir="$work/fn" '
-            /^[.]visible [.]entry cg_[A-Za-z0-9_]+[(]/ { name = $3; sub(/[(].*/, "", name); out = dir "/ptx." name; next }
-            out != "" && /^}/ { close(out); out = ""; next }
-            out != "" && /^[ \t]*[a-z]/ { sub(/^[ \t]+/, ""); print > out }' "$work/system_level.ptx"
+        split_ptx "$work/system_level.ptx"
         sys_rmw='^(atom|red)[.](global[.])?add[.]relaxed[.]sys[.]'
         in_order "ptx.cg_system_dry" "dry: fence.acq_rel.gpu (the acquire), then the system credit's removal" \
             '^fence[.]acq_rel[.]gpu;' "$sys_rmw"

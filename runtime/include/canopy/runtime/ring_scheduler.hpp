@@ -93,8 +93,6 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         return {sys + system_layout::ring, system_capacity, L.shape};
     }
     CANOPY_DEVICE system_level sys_level() const { return {sys, dev}; }
-    CANOPY_DEVICE auto credits() const { return sys_level().credits(); }
-    CANOPY_DEVICE auto hungry_devices() const { return sys_level().hungry_devices(); }
 
     /// The leader whose count step (or donation) left its device with no task: its device's credit goes.
     CANOPY_DEVICE void device_dry(unsigned* cnt) const {
@@ -259,7 +257,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                         kind = detail::pk_system;
                         return true;
                     }
-                    if (credits().load(std::memory_order_relaxed) != 0) {
+                    if (sys_level().credits().load(std::memory_order_relaxed) != 0) {
                         return false;
                     }
                 }
@@ -890,7 +888,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                         // ring: pick); a busier one leaves the hungry count and feeds the others.
                         if (2 * idle_device().load(std::memory_order_relaxed) < L.subgroups()) {
                             sated();
-                            const unsigned h = hungry_devices().load(std::memory_order_relaxed);
+                            const unsigned h = sys_level().hungry_devices().load(std::memory_order_relaxed);
                             const unsigned qs = h != 0 ? system_ring().template size_hint<sys_access>() : 0;
                             const unsigned ws = h * system_stock > qs ? h * system_stock - qs : 0;
                             if (ws != 0) {
