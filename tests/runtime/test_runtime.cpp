@@ -332,6 +332,25 @@ TEST(RuntimeConfig, BrokenPoliciesNeedTheTestSwitch) {
     }
 }
 
+// task_set::run() does not instantiate the broken policies (a library run compiles the four production
+// ones only): it refuses them with the entry point that runs them; run_allowing_broken runs them.
+TEST(RuntimeConfig, BrokenPoliciesRunOnlyThroughTheirEntryPoint) {
+    canopy::emu::scoped_options o(scm());
+    canopy::device_buffer<unsigned> leaves(1);
+    leaves.fill_zero();
+    rt::task_set<canopy::test::rt::fib_task> ts{canopy::test::rt::fib_task{leaves.data()}};
+    ts.seed<canopy::test::rt::fib_task>({6});
+    for (const rt::policy p : {rt::policy::broken_donation, rt::policy::broken_steal}) {
+        const std::string m = error_of([&] { ts.run(cfg(p)); });
+        EXPECT_NE(m.find("run_allowing_broken"), std::string::npos) << m;
+    }
+    EXPECT_EQ(leaves.to_vector()[0], 0u) << "a refused run ran tasks";
+    // Oracle: fib(n)'s call tree has fib_leaves(n) leaves (13 for n = 6) and 2 * leaves - 1 calls.
+    const rt::stats s = rt::run_allowing_broken(ts, cfg(rt::policy::hrf_indirect));
+    EXPECT_EQ(leaves.to_vector()[0], canopy::workloads::checked::fib_leaves(6));
+    EXPECT_EQ(s.total_tasks(), 2u * canopy::workloads::checked::fib_leaves(6) - 1u);
+}
+
 TEST(RuntimeConfig, BadBlockAndPolicyName) {
     EXPECT_THROW(rt::parse_policy("hrf"), canopy::error);
     EXPECT_EQ(rt::parse_policy("steal-rsp"), rt::policy::steal_rsp); // the emulator models RSP

@@ -6,7 +6,8 @@
 //   steal_emulated  work-group queues at work-group scope; thieves post device-scope steal requests that
 //                   the owner answers at its next scheduling point (owner-promotes handshake);
 //   steal_rsp       emulator only: thieves use remote-scope-promoted ops on the victim's WG queue.
-// Test-only, broken on purpose (they exist to show that the scoped-cache model catches the bug):
+// Test-only, broken on purpose (they exist to show that the scoped-cache model catches the bug; task_set::run
+// refuses them, run_allowing_broken in broken_policies.hpp runs them):
 //   broken_donation hrf_indirect whose donations into the device queue release at work-group scope;
 //   broken_steal    steal_rsp whose thief uses plain work-group-scope ops (no promotion).
 #pragma once

@@ -123,32 +123,32 @@ template <class... Tasks> class task_set {
     }
     void clear_seeds() { seeds_.clear(); }
 
+    /// Runs the tasks under c.policy. The test-only broken-* policies are refused here, so that no
+    /// library run, graph, UTS or example instantiates them: tests and `canopy stress` run them through
+    /// run_allowing_broken (broken_policies.hpp).
     stats run(const config& c) const {
         switch (c.policy) {
-        case policy::hrf_direct: return run_as<policy::hrf_direct>(c);
-        case policy::hrf_indirect: return run_as<policy::hrf_indirect>(c);
-        case policy::steal_emulated: return run_as<policy::steal_emulated>(c);
-        case policy::broken_donation: return run_as<policy::broken_donation>(c);
+        case policy::hrf_direct: return run_with<policy::hrf_direct>(c);
+        case policy::hrf_indirect: return run_with<policy::hrf_indirect>(c);
+        case policy::steal_emulated: return run_with<policy::steal_emulated>(c);
 #if CANOPY_RUNTIME_HAS_RSP
-        case policy::steal_rsp: return run_as<policy::steal_rsp>(c);
-        case policy::broken_steal: return run_as<policy::broken_steal>(c);
+        case policy::steal_rsp: return run_with<policy::steal_rsp>(c);
 #else
         case policy::steal_rsp:
-        case policy::broken_steal:
             throw error(std::string("canopy::runtime: policy ") + to_string(c.policy) +
                         " needs remote-scope promotion, which only the CPU emulator models");
 #endif
+        case policy::broken_donation:
+        case policy::broken_steal:
+            throw error(std::string("canopy::runtime: policy ") + to_string(c.policy) +
+                        " is broken on purpose and runs only through run_allowing_broken() "
+                        "(canopy/runtime/broken_policies.hpp: tests, canopy stress --with-broken-policies)");
         }
         throw error("canopy::runtime: unknown policy");
     }
 
-  private:
-    struct seed_entry {
-        unsigned type;
-        std::array<unsigned, W> words;
-    };
-
-    template <policy P> stats run_as(const config& c) const {
+    /// The run under policy P, chosen at compile time (run() and run_allowing_broken() dispatch here).
+    template <policy P> stats run_with(const config& c) const {
         if (c.queues == queue_design::ring) {
             return run_core<P, ring_scheduler<P, Tasks...>>(c);
         }
@@ -159,6 +159,12 @@ template <class... Tasks> class task_set {
         }
         return run_core<P, scheduler<P, Tasks...>>(c);
     }
+
+  private:
+    struct seed_entry {
+        unsigned type;
+        std::array<unsigned, W> words;
+    };
 
     template <policy P, class sched_t> stats run_core(const config& c) const {
         constexpr bool rings = !std::is_same_v<sched_t, scheduler<P, Tasks...>>;
