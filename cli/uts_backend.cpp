@@ -169,52 +169,13 @@ uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_setting
     o.depth = r.c.depth;
     const runtime::stats& st = r.stats;
     auto add = [&](const std::string& k, unsigned long long v) { o.stats.emplace_back(k, v); };
-    add("workgroups", st.workgroups);
-    add("participants", st.participants);
-    add("subgroups", st.subgroups);
-    add("subgroup_size", st.subgroup_size);
-    add("tasks", st.total_tasks());
-    for (unsigned l = 0; l < runtime::num_levels; ++l) {
-        add(std::string("tasks_") + runtime::level_name(l), st.tasks[l]);
-    }
-    for (unsigned l = 0; l < runtime::num_levels; ++l) {
-        add(std::string("fronts_") + runtime::level_name(l), st.fronts[l]);
-    }
-    add("tasks_spawned", st.tasks_spawned);
-    add("partial_fronts", st.partial_fronts);
-    add("donations_to_workgroup", st.donations_to_workgroup);
-    add("donations_to_device", st.donations_to_device);
-    add("redonations_to_device", st.redonations_to_device);
-    add("steal_requests", st.steal_requests);
-    add("steal_grants", st.steal_grants);
-    add("steal_declines", st.steal_declines);
-    add("steals_received", st.steals_received);
-    add("rsp_attempts", st.rsp_attempts);
-    if (st.devices > 1) {
-        add("devices", st.devices);
-        add("donations_to_system", st.donations_to_system);
-        add("devices_dry", st.devices_dry);
-        for (std::size_t d = 0; d < st.tasks_per_device.size(); ++d) {
-            add("tasks_device_" + std::to_string(d), st.tasks_per_device[d]);
-        }
-    }
+    st.for_each_field(add); // runtime::stats' one field list
 #if defined(CANOPY_BACKEND_CPU)
     const auto& rep = emu::last_report();
     o.device = query_device().name;
     o.scheduler = emu::to_string(rep.scheduler);
     o.memory_model = rep.memory_model;
     add("scheduler_steps", rep.steps); // the one launch's, for steps per second (bench/emulator_speed.sh)
-    if (rep.memory_model != "coherent") {
-        add("flushes", st.flushes);
-        add("invalidations", st.invalidations);
-        add("remote_ops", st.remote_ops);
-        add("lines_written_back", st.lines_written_back);
-        add("cycles_total", st.cycles_total);
-        add("cycles_max_cu", st.cycles_max_cu);
-    }
-    if (rep.memory.cycles_makespan != 0) {
-        add("cycles_makespan", st.cycles_makespan);
-    }
 #else
     o.device = query_device().name;
 #endif

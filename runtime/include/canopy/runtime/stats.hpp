@@ -95,6 +95,55 @@ struct stats {
         return donations_to_workgroup + donations_to_device + redonations_to_device + donations_to_system;
     }
 
+    /// Every field of a run, by name, in one order: the one list that the CLI's text and JSON (canopy
+    /// uts, canopy graph) and the benches print from, so that a field added here reaches all of them.
+    /// `f(name, value)`. The several-devices fields come only when devices > 1, the scoped-cache model's
+    /// only when it ran (a nonzero cycle count), the timed makespan only when timed.
+    template <class F> void for_each_field(F&& f) const {
+        f("workgroups", workgroups);
+        f("participants", participants);
+        f("subgroups", subgroups);
+        f("subgroup_size", subgroup_size);
+        f("tasks", total_tasks());
+        for (unsigned l = 0; l < num_levels; ++l) {
+            f(std::string("tasks_") + level_name(l), tasks[l]);
+        }
+        for (unsigned l = 0; l < num_levels; ++l) {
+            f(std::string("fronts_") + level_name(l), fronts[l]);
+        }
+        f("tasks_spawned", tasks_spawned);
+        f("partial_fronts", partial_fronts);
+        f("donations_to_workgroup", donations_to_workgroup);
+        f("donations_to_device", donations_to_device);
+        f("redonations_to_device", redonations_to_device);
+        f("steal_requests", steal_requests);
+        f("steal_grants", steal_grants);
+        f("steal_declines", steal_declines);
+        f("steals_received", steals_received);
+        f("rsp_attempts", rsp_attempts);
+        f("deferred_fronts", deferred_fronts);
+        f("device_fronts_away", device_fronts_away);
+        if (devices > 1) {
+            f("devices", devices);
+            f("donations_to_system", donations_to_system);
+            f("devices_dry", devices_dry);
+            for (std::size_t d = 0; d < tasks_per_device.size(); ++d) {
+                f("tasks_device_" + std::to_string(d), tasks_per_device[d]);
+            }
+        }
+        if (cycles_total != 0) {
+            f("flushes", flushes);
+            f("invalidations", invalidations);
+            f("remote_ops", remote_ops);
+            f("lines_written_back", lines_written_back);
+            f("cycles_total", cycles_total);
+            f("cycles_max_cu", cycles_max_cu);
+        }
+        if (cycles_makespan != 0) {
+            f("cycles_makespan", cycles_makespan);
+        }
+    }
+
     void add_row(const unsigned* row) {
         for (unsigned l = 0; l < num_levels; ++l) {
             tasks[l] += row[c_tasks + l];
