@@ -208,6 +208,98 @@ class join_free_store {
     device_buffer<unsigned long long> head_;
     device_buffer<unsigned> next_;
 };
+/// What both pool kinds' device views share: the free list, the run's two words and fork's failure
+/// path (join_view, join_sum_view).
+struct join_view_common {
+    join_free_list free;
+    unsigned* root_done; // 1 once the root's slot was completed
+    unsigned* failed;    // join_exhausted | join_too_wide
+
+    /// A free record for a fork of a width the pool takes (`width_ok`), or join_root with the failure
+    /// recorded (relaxed device-scope RMW: a flag the host reads after the run): the forking task then
+    /// returns without spawning, the run drains (nothing waits on a join) and result() names the fix.
+    CANOPY_DEVICE unsigned take_record(bool width_ok) const {
+        if (!width_ok) {
+            atomic_ref<unsigned, scope::device>(*failed).fetch_or(join_too_wide, std::memory_order_relaxed);
+            return join_root;
+        }
+        const unsigned idx = free.take();
+        if (idx == join_root) {
+            atomic_ref<unsigned, scope::device>(*failed).fetch_or(join_exhausted, std::memory_order_relaxed);
+        }
+        return idx;
+    }
+
+    /// The root's slot completed (its value stored first). Release at device scope: the value before
+    /// the flag; the host reads both after the run (the kernel's end orders them), and the count says
+    /// the root completed exactly once.
+    CANOPY_DEVICE void root_completed() const {
+        atomic_ref<unsigned, scope::device>(*root_done).fetch_add(1u, std::memory_order_release);
+    }
+};
+
+/// What both pool kinds' host sides share: the capacity check, the free list, the run's two words
+/// [root_done, failed], reset() and result()'s checks.
+class join_pool_common {
+  public:
+    /// Records on the free list (walked on the host after a run): capacity() when every join's
+    /// continuation ran and freed its record.
+    unsigned free_records() const { return free_.count(); }
+    unsigned capacity() const { return capacity_; }
+
+  protected:
+    join_pool_common(unsigned capacity, const char* name)
+        : name_(name), capacity_(check(capacity)), free_(capacity), words_(2) {}
+
+    join_view_common common_view() const { return {free_.view(), words_.data(), words_.data() + 1}; }
+    void reset_common() {
+        free_.reset();
+        words_.fill_zero();
+    }
+
+    /// Throws canopy::error naming the fix when the run's words show a failure: the pool ran out, a
+    /// fork was of a width the pool does not take (`too_wide` says which), or the root did not
+    /// complete exactly once (`never_hint`: the pool kind's own cause of a root never completed).
+    void check_result(const std::string& too_wide, const std::string& never_hint) const {
+        unsigned w[2] = {};
+        words_.download(w, 2);
+        if ((w[1] & join_exhausted) != 0) {
+            throw error("canopy::runtime: the " + std::string(name_) + "'s " + std::to_string(capacity_) +
+                        " records ran out (that many joins were open at once); construct " + name_ +
+                        " with a larger capacity, or fork fewer joins (a cut-off that runs small subproblems "
+                        "sequentially in one task)");
+        }
+        if ((w[1] & join_too_wide) != 0) {
+            throw error("canopy::runtime: " + too_wide);
+        }
+        if (w[0] == 0) {
+            throw error("canopy::runtime: the root's join never completed: a task left a slot uncompleted "
+                        "(seed the root with join_root_slot and complete every slot exactly once)" +
+                        never_hint);
+        }
+        if (w[0] != 1) {
+            // The count is not cleared by a run, only by reset(): a second run of the same pool without
+            // it completes the root a second time, and that is the likelier cause than a task's bug.
+            throw error("canopy::runtime: the root's join completed " + std::to_string(w[0]) +
+                        " times (expected once): the pool ran again without " + name_ +
+                        "::reset() (call it between runs), or a task completed a slot twice");
+        }
+    }
+
+  private:
+    static unsigned check(unsigned capacity) {
+        if (capacity == 0 || capacity >= join_root) {
+            throw error("canopy::runtime: a join pool holds 1 to 2^32 - 2 records (asked for " +
+                        std::to_string(capacity) + ")");
+        }
+        return capacity;
+    }
+
+    const char* name_;
+    unsigned capacity_;
+    join_free_store free_;
+    device_buffer<unsigned> words_; // [root_done, failed]
+};
 } // namespace detail
 
 /// The device side of a join_pool: a plain struct that task functors hold by value. R is a result
@@ -219,26 +311,17 @@ template <class R, unsigned K = 8> struct join_view {
                   "join results move as 4-byte words: use a type of whole, aligned words (pad a struct)");
     static_assert(K >= 1, "a record joins at least one child");
 
-    detail::join_free_list free;
-    unsigned* pending;   // per record: children not finished
-    unsigned* meta;      // per record: [to.record, to.slot, n]
-    R* slots;            // per record: K results
-    R* root_value;       // the run's result
-    unsigned* root_done; // 1 once the root's slot was completed
-    unsigned* failed;    // detail::join_exhausted | detail::join_too_wide
+    detail::join_view_common common; // the free list, the run's words, fork's failure path
+    unsigned* pending;               // per record: children not finished
+    unsigned* meta;                  // per record: [to.record, to.slot, n]
+    R* slots;                        // per record: K results
+    R* root_value;                   // the run's result
 
     /// Takes a record for n children whose joint result goes to `to` (a task's own slot, passed on).
     /// An empty pool or n > K is recorded and returns an invalid record: return without spawning.
     CANOPY_DEVICE join_record fork(unsigned n, join_slot to) const {
-        if (n == 0 || n > K) {
-            atomic_ref<unsigned, scope::device>(*failed).fetch_or(detail::join_too_wide,
-                                                                  std::memory_order_relaxed);
-            return {join_root};
-        }
-        const unsigned idx = free.take();
+        const unsigned idx = common.take_record(n != 0 && n <= K);
         if (idx == join_root) {
-            atomic_ref<unsigned, scope::device>(*failed).fetch_or(detail::join_exhausted,
-                                                                  std::memory_order_relaxed);
             return {join_root};
         }
         // Plain: read by the continuation, which every child's release orders after this (header).
@@ -255,9 +338,7 @@ template <class R, unsigned K = 8> struct join_view {
     template <class Cont, class Ctx> CANOPY_DEVICE void complete(Ctx& ctx, join_slot to, const R& v) const {
         if (to.record == join_root) {
             st_value(root_value, v);
-            // Release at device scope: the host reads the value after the run (the kernel's end orders
-            // it); the flag says the root completed, exactly once.
-            atomic_ref<unsigned, scope::device>(*root_done).fetch_add(1u, std::memory_order_release);
+            common.root_completed();
             return;
         }
         st_value(&slots[static_cast<std::size_t>(to.record) * K + to.slot], v);
@@ -280,7 +361,7 @@ template <class R, unsigned K = 8> struct join_view {
         for (unsigned i = 0; i < K; ++i) {
             r.value[i] = i < r.n ? ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]) : R{};
         }
-        free.give(p.record);
+        common.free.give(p.record);
         return r;
     }
 
@@ -311,76 +392,41 @@ template <class R, unsigned K = 8> struct join_view {
 /// The host side: device memory for `capacity` join records of K slots of R. At most `capacity`
 /// joins may be open at once (forked and their continuation not yet run). After a run, result()
 /// returns the root's result, or throws canopy::error naming what went wrong and the fix.
-template <class R, unsigned K = 8> class join_pool {
+template <class R, unsigned K = 8> class join_pool : public detail::join_pool_common {
   public:
     explicit join_pool(unsigned capacity)
-        : capacity_(capacity), free_(capacity), pending_(capacity), meta_(3 * std::size_t{capacity}),
-          slots_(std::size_t{capacity} * K), root_value_(1), words_(2) {
-        if (capacity == 0 || capacity >= join_root) {
-            throw error("canopy::runtime: a join pool holds 1 to 2^32 - 2 records (asked for " +
-                        std::to_string(capacity) + ")");
-        }
+        : join_pool_common(capacity, "join_pool"), pending_(capacity), meta_(3 * std::size_t{capacity}),
+          slots_(std::size_t{capacity} * K), root_value_(1) {
         reset();
     }
 
     /// The device handle task functors hold.
     join_view<R, K> view() const {
-        return {free_.view(),       pending_.data(), meta_.data(),     slots_.data(),
-                root_value_.data(), words_.data(),   words_.data() + 1};
+        return {common_view(), pending_.data(), meta_.data(), slots_.data(), root_value_.data()};
     }
 
     /// Every record free, no result, no failure: before each run after the first (the constructor
     /// does it once; result() after an un-reset second run names this).
     void reset() {
-        free_.reset();
+        reset_common();
         pending_.fill_zero();
-        words_.fill_zero();
         root_value_.fill_zero();
     }
 
     /// The root's result after a run; throws canopy::error when the pool ran out, a fork was wider
     /// than K, or the root never (or more than once) completed.
     R result() const {
-        unsigned w[2] = {};
-        words_.download(w, 2);
-        if ((w[1] & detail::join_exhausted) != 0) {
-            throw error("canopy::runtime: the join pool's " + std::to_string(capacity_) +
-                        " records ran out (that many joins were open at once); construct join_pool with a "
-                        "larger capacity, or fork fewer joins (a cut-off that runs small subproblems "
-                        "sequentially in one task)");
-        }
-        if ((w[1] & detail::join_too_wide) != 0) {
-            throw error("canopy::runtime: a task forked 0 or more than " + std::to_string(K) +
-                        " children on one join record; raise join_pool's K or fork a tree of joins");
-        }
-        if (w[0] == 0) {
-            throw error("canopy::runtime: the root's join never completed: a task left a slot uncompleted "
-                        "(seed the root with join_root_slot and complete every slot exactly once)");
-        }
-        if (w[0] != 1) {
-            // The count is not cleared by a run, only by reset(): a second run of the same pool without
-            // it completes the root a second time, and that is the likelier cause than a task's bug.
-            throw error("canopy::runtime: the root's join completed " + std::to_string(w[0]) +
-                        " times (expected once): the pool ran again without join_pool::reset() (call it "
-                        "between runs), or a task completed a slot twice");
-        }
+        check_result("a task forked 0 or more than " + std::to_string(K) +
+                         " children on one join record; raise join_pool's K or fork a tree of joins",
+                     "");
         R v;
         root_value_.download(&v, 1);
         return v;
     }
 
-    /// Records on the free list (walked on the host after a run): capacity() when every join's
-    /// continuation ran and freed its record.
-    unsigned free_records() const { return free_.count(); }
-
-    unsigned capacity() const { return capacity_; }
-
   private:
-    unsigned capacity_;
-    detail::join_free_store free_;
     device_buffer<unsigned> pending_, meta_;
     device_buffer<R> slots_, root_value_;
-    device_buffer<unsigned> words_; // [root_done, failed]
 };
 
 } // namespace canopy::runtime

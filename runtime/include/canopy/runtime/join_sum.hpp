@@ -41,25 +41,16 @@ struct join_sum_result {
 
 /// The device side of a join_sum_pool: a plain struct that task functors hold by value.
 struct join_sum_view {
-    detail::join_free_list free;
-    unsigned long long* word;       // per record: pending << 32 | sum
-    unsigned* meta;                 // per record: [to.record, to.slot]
-    unsigned long long* root_value; // the run's result
-    unsigned* root_done;            // 1 once the root's slot was completed
-    unsigned* failed;               // detail::join_exhausted | detail::join_too_wide
+    detail::join_view_common common; // the free list, the run's words, fork's failure path (join.hpp)
+    unsigned long long* word;        // per record: pending << 32 | sum
+    unsigned* meta;                  // per record: [to.record, to.slot]
+    unsigned long long* root_value;  // the run's result
 
     /// Takes a record for n >= 1 children whose summed result goes to `to`. An empty pool (or n == 0)
     /// is recorded and returns an invalid record: return without spawning.
     CANOPY_DEVICE join_record fork(unsigned n, join_slot to) const {
-        if (n == 0) {
-            atomic_ref<unsigned, scope::device>(*failed).fetch_or(detail::join_too_wide,
-                                                                  std::memory_order_relaxed);
-            return {join_root};
-        }
-        const unsigned idx = free.take();
+        const unsigned idx = common.take_record(n != 0);
         if (idx == join_root) {
-            atomic_ref<unsigned, scope::device>(*failed).fetch_or(detail::join_exhausted,
-                                                                  std::memory_order_relaxed);
             return {join_root};
         }
         // Plain: read by the continuation, which every child's release orders after this (join.hpp).
@@ -76,8 +67,7 @@ struct join_sum_view {
     template <class Cont, class Ctx> CANOPY_DEVICE void complete(Ctx& ctx, join_slot to, unsigned v) const {
         if (to.record == join_root) {
             atomic_ref<unsigned long long, scope::device>(*root_value).store(v, std::memory_order_relaxed);
-            // Release at device scope: the value before the flag (the host reads both after the run).
-            atomic_ref<unsigned, scope::device>(*root_done).fetch_add(1u, std::memory_order_release);
+            common.root_completed();
             return;
         }
         // v - 2^32 modulo 2^64: adds v to the sum and one child less to the count, in one RMW. Release at
@@ -97,70 +87,46 @@ struct join_sum_view {
             atomic_ref<unsigned long long, scope::device>(word[p.record]).load(std::memory_order_acquire);
         join_sum_result r{static_cast<unsigned>(w),
                           {ld(&meta[2 * p.record + 0]), ld(&meta[2 * p.record + 1])}};
-        free.give(p.record);
+        common.free.give(p.record);
         return r;
     }
 };
 
 /// The host side: `capacity` summing join records (20 bytes each: the word, `to` and a free-list link).
 /// result() after a run: the root's value, or canopy::error naming what went wrong and the fix.
-class join_sum_pool {
+class join_sum_pool : public detail::join_pool_common {
   public:
     explicit join_sum_pool(unsigned capacity)
-        : capacity_(capacity), free_(capacity), word_(capacity), meta_(2 * std::size_t{capacity}),
-          root_value_(1), words_(2) {
-        if (capacity == 0 || capacity >= join_root) {
-            throw error("canopy::runtime: a join pool holds 1 to 2^32 - 2 records (asked for " +
-                        std::to_string(capacity) + ")");
-        }
+        : join_pool_common(capacity, "join_sum_pool"), word_(capacity), meta_(2 * std::size_t{capacity}),
+          root_value_(1) {
         reset();
     }
 
-    join_sum_view view() const {
-        return {free_.view(),       word_.data(),  meta_.data(),
-                root_value_.data(), words_.data(), words_.data() + 1};
-    }
+    join_sum_view view() const { return {common_view(), word_.data(), meta_.data(), root_value_.data()}; }
 
+    /// Every record free, no result, no failure: before each run after the first (the constructor
+    /// does it once; result() after an un-reset second run names this).
     void reset() {
-        free_.reset();
+        reset_common();
         word_.fill_zero();
-        words_.fill_zero();
         root_value_.fill_zero();
     }
 
+    /// The root's sum after a run; throws canopy::error when the pool ran out, a fork had no
+    /// children, or the root never (or more than once) completed.
     unsigned long long result() const {
-        unsigned w[2] = {};
-        words_.download(w, 2);
-        if ((w[1] & detail::join_exhausted) != 0) {
-            throw error("canopy::runtime: the summing join pool's " + std::to_string(capacity_) +
-                        " records ran out (that many joins were open at once); construct join_sum_pool with "
-                        "a larger capacity, or fork fewer joins (a cut-off that runs small subproblems "
-                        "sequentially in one task)");
-        }
-        if ((w[1] & detail::join_too_wide) != 0) {
-            throw error("canopy::runtime: a task forked a summing join of 0 children; complete the task's "
-                        "slot directly instead");
-        }
-        if (w[0] != 1) {
-            throw error("canopy::runtime: the root's summing join completed " + std::to_string(w[0]) +
-                        " times (expected once): a task completed a slot twice or never, or one record's "
-                        "sum reached 2^32 (use join_view with 64-bit results)");
-        }
+        check_result("a task forked a summing join of 0 children; complete the task's slot directly instead",
+                     ", or one record's sum reached 2^32, which counts a child down (use join_view with "
+                     "64-bit results)");
         unsigned long long v = 0;
         root_value_.download(&v, 1);
         return v;
     }
 
-    unsigned free_records() const { return free_.count(); }
-    unsigned capacity() const { return capacity_; }
-
   private:
-    unsigned capacity_;
-    detail::join_free_store free_;
     device_buffer<unsigned long long> word_;
     device_buffer<unsigned> meta_;
     device_buffer<unsigned long long> root_value_;
-    device_buffer<unsigned> words_; // [root_done, failed]
 };
 
 } // namespace canopy::runtime
