@@ -395,6 +395,29 @@ TEST(Join, ASecondRunWithoutResetNamesReset) {
     EXPECT_EQ(pool.free_records(), pool.capacity());
 }
 
+// The same for a summing pool (join_sum_pool shares join_pool's checks: join.hpp's join_pool_common).
+TEST(Join, ASecondSummingRunWithoutResetNamesReset) {
+    canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
+    rt::join_sum_pool pool(1024);
+    rt::task_set<fib_sum_task, fib_sum_pass> ts{fib_sum_task{pool.view()}, fib_sum_pass{pool.view()}};
+    ts.seed<fib_sum_task>(fib_sum_args{12, rt::join_root_slot});
+    const rt::config c = cfg(rt::policy::hrf_indirect, rt::queue_design::ring);
+    ts.run(c);
+    EXPECT_EQ(pool.result(), fib(12));
+    ts.run(c);
+    try {
+        (void)pool.result();
+        ADD_FAILURE() << "a second summing run without reset() was not reported";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find("completed 2 times"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("join_sum_pool::reset()"), std::string::npos) << e.what();
+    }
+    pool.reset();
+    ts.run(c);
+    EXPECT_EQ(pool.result(), fib(12));
+    EXPECT_EQ(pool.free_records(), pool.capacity());
+}
+
 struct wide_task {
     using payload = fib_join_args;
     view_t j;
