@@ -20,6 +20,7 @@
 #include "canopy/platform/config.hpp"
 #include "canopy/queues/front_queue.hpp"
 #include "canopy/queues/front_ring.hpp"
+#include "canopy/runtime/priority_words.hpp"
 
 namespace canopy::runtime {
 
@@ -34,13 +35,13 @@ struct layout {
     // Region offsets. The first three are fixed: the host uploads only [0, workgroup_queues) (status,
     // counter, the device queue holding the seeds) and reads back only the status, the counter, the
     // stats rows and, on failure, the queues' control words.
-    // priority: four words (order = priority, ring core): far tasks, threshold, far ring's open ticket,
-    // least far priority since the last opening. The far ring exists when far_capacity != 0.
+    // priority: order priority's words (priority_words.hpp; ring core). The far ring exists when
+    // far_capacity != 0.
     unsigned far_capacity = 0;
     unsigned device_rings = 1; // ring core: the device queue's rings (ring 0 at device_queue)
-    offset status = 0, outstanding = 1, priority = 2, device_queue = 6, far_queue = 0, workgroup_queues = 0,
-           requests = 0, mailboxes = 0, idle = 0, more_device_rings = 0, private_queues = 0, staging = 0,
-           stats = 0, total = 0;
+    offset status = 0, outstanding = 1, priority = 2, device_queue = 2 + priority_words::count, far_queue = 0,
+           workgroup_queues = 0, requests = 0, mailboxes = 0, idle = 0, more_device_rings = 0,
+           private_queues = 0, staging = 0, stats = 0, total = 0;
 
     CANOPY_HOST_DEVICE unsigned subgroups() const { return workgroups * subgroups_per_block; }
     CANOPY_HOST_DEVICE offset queue_words(unsigned capacity) const {

@@ -23,9 +23,12 @@
 //     the run fail, naming the private queue;
 //   - config::order: lifo (newest private front first) or fifo (oldest first); a sub-group shares the
 //     end of its private ring that it would run last.
-// One iteration: pick (leader) → lanes read the front in place → the leader hands the slot back → run →
-// count (one device-scope RMW, before any child is published) → pack into the private ring (spilling
-// when it is full) → share. Scopes per operation: docs/scopes.md ("Ring core").
+// One iteration, one function a step (operator() at the end reads them in order): pick_front (the
+// leader's pick, one broadcast) → read_picked (the lanes read the front in place) → hand_back (the
+// leader hands the slot back) → run → tally_children / classify_children → count_front (one
+// device-scope RMW, before any child is published) → pack_children (into the private ring, spilling when
+// it is full) → defer_far (order priority) → share_on_demand. Scopes per operation: docs/scopes.md
+// ("Ring core").
 // Several devices (config::devices > 1): each device runs this loop over its own buffer, and the system
 // level (system_level.hpp) joins them: a busy sub-group donates to the system ring when devices are dry,
 // a dry device takes from it, and a device with no task leaves only when the system's credits read 0.
@@ -41,6 +44,7 @@
 #include "canopy/platform/subgroup.hpp"
 #include "canopy/platform/trace.hpp"
 #include "canopy/queues/front_ring.hpp"
+#include "canopy/runtime/priority_words.hpp"
 #include "canopy/runtime/scheduler.hpp"
 #include "canopy/runtime/system_level.hpp"
 #include "canopy/runtime/task_order.hpp"
@@ -64,6 +68,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     using typename base::ctx_t;
     using typename base::dev_access;
     using typename base::dev_push_access;
+    using typename base::loop_state;
     using typename base::thief_access;
     using typename base::traits;
     using typename base::wg_access;
@@ -130,20 +135,21 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     }
     /// order priority: the far ring (device scope, like the device ring: every work-group uses it).
     CANOPY_DEVICE queues::front_ring far_ring() const { return {mem + L.far_queue, L.far_capacity, L.shape}; }
-    // order priority's words, all relaxed at device scope: counts and thresholds that decide what runs
-    // when, never data (the fronts go through the far ring's releases and acquires). A stale read opens
-    // a bucket early or late, or sends a task far that could have run now: order, not correctness.
+    // order priority's words (priority_words.hpp: each one's meaning and why relaxed at device scope).
+    CANOPY_DEVICE atomic_ref<unsigned, scope::device> priority_word(unsigned w) const {
+        return atomic_ref<unsigned, scope::device>(mem[L.priority + w]);
+    }
     CANOPY_DEVICE atomic_ref<unsigned, scope::device> far_tasks() const {
-        return atomic_ref<unsigned, scope::device>(mem[L.priority]);
+        return priority_word(priority_words::far_tasks);
     }
     CANOPY_DEVICE atomic_ref<unsigned, scope::device> threshold() const {
-        return atomic_ref<unsigned, scope::device>(mem[L.priority + 1]);
+        return priority_word(priority_words::threshold);
     }
     CANOPY_DEVICE atomic_ref<unsigned, scope::device> far_open() const {
-        return atomic_ref<unsigned, scope::device>(mem[L.priority + 2]);
+        return priority_word(priority_words::far_open);
     }
     CANOPY_DEVICE atomic_ref<unsigned, scope::device> far_min() const {
-        return atomic_ref<unsigned, scope::device>(mem[L.priority + 3]);
+        return priority_word(priority_words::far_min);
     }
 
     // Idle counts: relaxed RMWs and loads. They are hints that decide how much to share and carry no
@@ -166,33 +172,19 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         }
     }
 
-    /// steal-emulated, owner side (the leader, at a scheduling point): answers one steal request to
-    /// this work-group with the oldest front of its ring, or declines. As in the locked core.
+    /// steal-emulated, the ring core's owner side (answer_request): the oldest front of its ring.
     CANOPY_DEVICE void service_request(unsigned wg, unsigned* cnt) const {
-        atomic_ref<unsigned, scope::device> req(mem[L.request_at(wg)]);
-        // Relaxed peek, then an acquire CAS to claim it: synchronizes with the thief's release, which
-        // ordered its mailbox reset before the request (device scope: the thief is in another WG).
-        const unsigned r = req.load(std::memory_order_relaxed);
-        if (r == 0) {
-            return;
-        }
-        unsigned expected = r;
-        if (!req.compare_exchange_strong(expected, 0u, std::memory_order_acquire)) {
-            return;
-        }
-        const unsigned thief = r - 1;
-        const queues::front_ring q = workgroup_ring(wg);
-        // Reserve at the ring's (work-group) scope: the producer's release of the front is acquired.
-        const queues::ring_span s = q.template reserve_pop<wg_access>(1);
-        if (s.n != 0) {
-            mailbox_front(thief).copy_from(q.slot(s.first));
-            q.template release<wg_access>(s); // this leader read the slot: hand it back at WG scope
-            advertise(q);
-        }
-        // The promotion: acquired at work-group scope, released at device scope to the thief.
-        atomic_ref<unsigned, scope::device>(*mailbox_state(thief))
-            .store(s.n != 0 ? detail::mb_granted : detail::mb_declined, std::memory_order_release);
-        ++cnt[s.n != 0 ? c_steal_grants : c_steal_declines];
+        this->answer_request(wg, cnt, [&](unsigned thief) {
+            const queues::front_ring q = workgroup_ring(wg);
+            // Reserve at the ring's (work-group) scope: the producer's release of the front is acquired.
+            const queues::ring_span s = q.template reserve_pop<wg_access>(1);
+            if (s.n != 0) {
+                mailbox_front(thief).copy_from(q.slot(s.first));
+                q.template release<wg_access>(s); // this leader read the slot: hand it back at WG scope
+                advertise(q);
+            }
+            return s.n != 0;
+        });
     }
 
     /// order priority, an idle leader: when far fronts exist, none is open, and every outstanding task
@@ -224,19 +216,135 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         }
     }
 
-    /// Leader: chooses the next front (pk_* as the locked core). For pk_workgroup / pk_device the
-    /// reserved ticket is in `aux` (the slot is handed back after the lanes have read it).
-    /// For pk_device, `ring` says which device ring.
+    /// The leader's poll of the shared rings, in order: its work-group ring, its home device ring, one
+    /// other device ring in turn (`probe`), the system ring once half the device is idle (several
+    /// devices), the far ring's open buckets (order priority). True with the reserved ticket in `aux`
+    /// (and the ring in `ring`) when one had a front: the slot is handed back after the lanes read it.
+    CANOPY_DEVICE bool take_shared(unsigned wg, unsigned home, unsigned& probe, bool idle, unsigned& aux,
+                                   unsigned& ring, unsigned& kind) const {
+        queues::ring_span s = workgroup_ring(wg).template reserve_pop<wg_access>(1);
+        if (s.n != 0) {
+            aux = s.first;
+            kind = detail::pk_workgroup;
+            return true;
+        }
+        s = device_ring(home).template reserve_pop<dev_access>(1);
+        if (s.n != 0) {
+            aux = s.first;
+            ring = home;
+            kind = detail::pk_device;
+            return true;
+        }
+        if (L.device_rings > 1) {
+            // Idle polls look at the home device ring and one other, in turn: each ring has a few
+            // pollers, not every idle sub-group of the device (a CAS race on one head word per hand-off).
+            probe = probe + 1 == L.device_rings ? 0 : probe + 1;
+            probe = probe == home ? (probe + 1 == L.device_rings ? 0 : probe + 1) : probe;
+            s = device_ring(probe).template reserve_pop<dev_access>(1);
+            if (s.n != 0) {
+                aux = s.first;
+                ring = probe;
+                kind = detail::pk_device;
+                return true;
+            }
+        }
+        if (devices > 1 && idle && 2 * idle_device().load(std::memory_order_relaxed) >= L.subgroups()) {
+            // Several devices, half of this one idle: work from the system ring before the device's
+            // own stealing (a device with one long front has tasks, but its sub-groups have none).
+            if (take_from_system(aux)) {
+                kind = detail::pk_system;
+                return true;
+            }
+        }
+        if (order == task_order::priority) {
+            // The far ring's fronts before its open ticket belong to open buckets.
+            const queues::front_ring fq = far_ring();
+            const unsigned open = far_open().load(std::memory_order_relaxed);
+            const unsigned head = dev_access::load(fq.head_word(), std::memory_order_relaxed);
+            if (static_cast<int>(open - head) > 0) {
+                s = fq.template reserve_pop<dev_access>(1);
+                if (s.n != 0) {
+                    aux = s.first;
+                    kind = detail::pk_far;
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /// steal-rsp, an idle leader: probes the next victim (round robin from `cursor`) and takes half of
+    /// what its work-group ring advertises with one remote-promoted reservation. True with the first
+    /// ticket in `aux` and `ring` = victim << 5 | fronts (steal_word). `backoff` / `fails`: probes to
+    /// skip after a failed attempt, and how many failed in a row.
+    CANOPY_DEVICE bool steal_rsp(unsigned wg, unsigned nwg, unsigned private_fronts, unsigned& backoff,
+                                 unsigned& fails, unsigned& cursor, unsigned& aux, unsigned& ring,
+                                 unsigned* cnt) const {
+        if (nwg <= 1) {
+            return false;
+        }
+        if (backoff != 0) {
+            --backoff; // backing off after a failed attempt (below)
+            return false;
+        }
+        cursor = (cursor + 1) % nwg;
+        if (cursor == wg) {
+            cursor = (cursor + 1) % nwg;
+        }
+        const unsigned v = cursor; // the victim
+        const queues::front_ring vq = workgroup_ring(v);
+        // The advert first (a relaxed device-scope load, as an idle thief on hardware would poll):
+        // remote-promoted operations only where there is work to take.
+        const unsigned adv =
+            atomic_ref<unsigned, scope::device>(*vq.advert_word()).load(std::memory_order_relaxed);
+        if (adv == 0 || private_fronts >= L.private_capacity) {
+            return false;
+        }
+        ++cnt[c_rsp_attempts];
+        // Half of what the advert shows (steal-half), up to max_share and what the private ring can
+        // take besides the front this sub-group runs at once.
+        unsigned want = (adv + 1) / 2;
+        want = want < max_share ? want : max_share;
+        const unsigned room = L.private_capacity - private_fronts + 1;
+        want = want < room ? want : room;
+        want = want < steal_batch_max ? want : steal_batch_max;
+        // Remote-promoted (device, remote) reservation on the victim's work-group-scope ring: the
+        // victim's work-group-scope releases become visible to this thief. Its lanes read the fronts in
+        // place; the leader hands the slots back (a promoted release) after they have (hand_back).
+        const queues::ring_span r = vq.template reserve_pop<thief_access>(want);
+        if (r.n != 0) {
+            aux = r.first;
+            ring = steal_word(v, r.n);
+            cnt[c_steals_received] += r.n; // fronts (one steal: fronts[lvl_stolen])
+            return true;
+        }
+        // The advert showed work but another thief (or the owner) took it first: this attempt's
+        // promoted operations stalled every CU for nothing. Skip the next 1, 3, 7, ..., 63 probes, so
+        // that a crowd of idle thieves does not stall the device with failed attempts (each promoted
+        // RMW locks every CU's RMW unit; RSP Table 3, rows 6 and 9).
+        fails = fails < 6 ? fails + 1 : 6;
+        backoff = (1u << fails) - 1;
+        return false;
+    }
+
+    /// steal-rsp's pick word: the victim work-group and the fronts reserved there (at most
+    /// steal_batch_max < 32: five bits), in the word that names the device ring for other picks.
+    CANOPY_DEVICE static unsigned steal_word(unsigned victim, unsigned fronts) {
+        return victim << 5 | fronts;
+    }
+    CANOPY_DEVICE static unsigned steal_victim(unsigned word) { return word >> 5; }
+    CANOPY_DEVICE static unsigned steal_fronts(unsigned word) { return word & 31u; }
+
+    /// Leader: chooses the next front (pk_* as the locked core). For the shared rings the reserved
+    /// ticket is in `aux` (the slot is handed back after the lanes have read it); `ring` says which
+    /// device ring (pk_device) or, for pk_rsp, the victim and the fronts reserved (steal_word).
     CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned ph, unsigned pt,
                                 unsigned& aux, unsigned& ring, bool& pending, unsigned& cursor,
                                 unsigned* cnt) const {
-        const queues::front_ring wq = workgroup_ring(wg);
         const unsigned home = home_ring(wg);
-        // Idle polls look at the home device ring and one other, in turn: each ring has a few pollers,
-        // not every idle sub-group of the device (a CAS race on one head word per hand-off).
-        unsigned probe = home;
+        unsigned probe = home; // the other device ring an idle poll looks at (take_shared)
         unsigned kind = detail::pk_done;
-        unsigned rsp_skip = 0, rsp_fails = 0; // steal-rsp: probes to skip after a failed attempt
+        unsigned rsp_backoff = 0, rsp_fails = 0; // steal-rsp: probes to skip after a failed attempt
         bool idle = false;
         std::uint64_t idle_since = 0; // --trace: the first poll that found nothing
         const bool in_time = spin_until_bounded([&] {
@@ -264,99 +372,17 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 kind = detail::pk_done;
                 return true;
             }
-            queues::ring_span s = wq.template reserve_pop<wg_access>(1);
-            if (s.n != 0) {
-                aux = s.first;
-                kind = detail::pk_workgroup;
+            if (take_shared(wg, home, probe, idle, aux, ring, kind)) {
                 return true;
-            }
-            s = device_ring(home).template reserve_pop<dev_access>(1);
-            if (s.n != 0) {
-                aux = s.first;
-                ring = home;
-                kind = detail::pk_device;
-                return true;
-            }
-            if (L.device_rings > 1) {
-                probe = probe + 1 == L.device_rings ? 0 : probe + 1;
-                probe = probe == home ? (probe + 1 == L.device_rings ? 0 : probe + 1) : probe;
-                s = device_ring(probe).template reserve_pop<dev_access>(1);
-                if (s.n != 0) {
-                    aux = s.first;
-                    ring = probe;
-                    kind = detail::pk_device;
-                    return true;
-                }
-            }
-            if (devices > 1 && idle && 2 * idle_device().load(std::memory_order_relaxed) >= L.subgroups()) {
-                // Several devices, half of this one idle: work from the system ring before the device's
-                // own stealing (a device with one long front has tasks, but its sub-groups have none).
-                if (take_from_system(aux)) {
-                    kind = detail::pk_system;
-                    return true;
-                }
-            }
-            if (order == task_order::priority) {
-                // The far ring's fronts before its open ticket belong to open buckets.
-                const queues::front_ring fq = far_ring();
-                const unsigned open = far_open().load(std::memory_order_relaxed);
-                const unsigned head = dev_access::load(fq.head_word(), std::memory_order_relaxed);
-                if (static_cast<int>(open - head) > 0) {
-                    s = fq.template reserve_pop<dev_access>(1);
-                    if (s.n != 0) {
-                        aux = s.first;
-                        kind = detail::pk_far;
-                        return true;
-                    }
-                }
             }
             if constexpr (traits::steal_emulated) {
                 post_request(wg, nwg, sg, pending, cursor, cnt,
                              [&](unsigned v) { return workgroup_ring(v).advert_word(); });
             }
             if constexpr (traits::steal_rsp) {
-                if (nwg > 1 && rsp_skip != 0) {
-                    --rsp_skip; // backing off after a failed attempt (below)
-                } else if (nwg > 1) {
-                    cursor = (cursor + 1) % nwg;
-                    if (cursor == wg) {
-                        cursor = (cursor + 1) % nwg;
-                    }
-                    const unsigned v = cursor; // the victim
-                    const queues::front_ring vq = workgroup_ring(v);
-                    // The advert first (a relaxed device-scope load, as an idle thief on hardware would
-                    // poll): remote-promoted operations only where there is work to take.
-                    const unsigned adv = atomic_ref<unsigned, scope::device>(*vq.advert_word())
-                                             .load(std::memory_order_relaxed);
-                    if (adv != 0 && pt - ph < L.private_capacity) {
-                        ++cnt[c_rsp_attempts];
-                        // Half of what the advert shows (steal-half), up to max_share and what the
-                        // private ring can take besides the front this sub-group runs at once.
-                        unsigned want = (adv + 1) / 2;
-                        want = want < max_share ? want : max_share;
-                        const unsigned room = L.private_capacity - (pt - ph) + 1;
-                        want = want < room ? want : room;
-                        want = want < steal_batch_max ? want : steal_batch_max;
-                        // Remote-promoted (device, remote) reservation on the victim's work-group-scope
-                        // ring: the victim's work-group-scope releases become visible to this thief.
-                        // Its lanes read the fronts in place; the leader hands the slots back (a
-                        // promoted release) after they have (the main loop, pk_rsp).
-                        const queues::ring_span r = vq.template reserve_pop<thief_access>(want);
-                        if (r.n != 0) {
-                            aux = r.first;
-                            ring = v << 5 | r.n;           // v < 2^23 work-groups: the word's 28 bits hold it
-                            cnt[c_steals_received] += r.n; // fronts (one steal: fronts[lvl_stolen])
-                            kind = detail::pk_rsp;
-                            return true;
-                        }
-                        // The advert showed work but another thief (or the owner) took it first: this
-                        // attempt's promoted operations stalled every CU for nothing. Skip the next 1, 3,
-                        // 7, ..., 63 probes, so that a crowd of idle thieves does not stall the device
-                        // with failed attempts (each promoted RMW locks every CU's RMW unit; RSP Table
-                        // 3, rows 6 and 9).
-                        rsp_fails = rsp_fails < 6 ? rsp_fails + 1 : 6;
-                        rsp_skip = (1u << rsp_fails) - 1;
-                    }
+                if (steal_rsp(wg, nwg, pt - ph, rsp_backoff, rsp_fails, cursor, aux, ring, cnt)) {
+                    kind = detail::pk_rsp;
+                    return true;
                 }
             }
             if (!idle) {
@@ -533,39 +559,387 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         return any(flag);
     }
 
+    /// The front a sub-group picked, as every lane sees it after the pick's one broadcast: the kind
+    /// (detail::pk_*), the reserved ticket (shared rings) and the device ring or steal_word.
+    struct picked_front {
+        unsigned kind, ticket, ring;
+    };
+
+    /// The front's header and what the lanes read of it.
+    struct read_front {
+        unsigned type, count;
+        bool bad;          // not a front this run's tasks can hold: a corrupt front
+        unsigned stolen_n; // steal-rsp: fronts reserved at the victim (the first runs here)
+        unsigned mine;     // pk_private: the private ticket that order runs next
+    };
+
+    /// The pick, in one broadcast: the ring (pk_rsp: steal_word) rides in the kind's word (kinds < 16),
+    /// the ticket in the high half. Every collective of the loop runs once per front; on the emulator
+    /// each costs a fiber switch per lane, on a GPU a shuffle or two.
+    CANOPY_DEVICE picked_front pick_front(unsigned wg, unsigned nwg, unsigned sg, bool leader,
+                                          loop_state& s) const {
+        unsigned aux = 0, ring = 0, kind = detail::pk_done;
+        if (leader) {
+            kind = pick(wg, nwg, sg, s.ph, s.pt, aux, ring, s.pending, s.cursor, s.cnt);
+        }
+        const unsigned long long picked =
+            broadcast(static_cast<unsigned long long>(aux) << 32 | (kind | ring << 4), 0);
+        return {static_cast<unsigned>(picked) & 15u, static_cast<unsigned>(picked >> 32),
+                static_cast<unsigned>(picked) >> 4};
+    }
+
+    /// The ring a picked front is in (pk_private and pk_mailbox: none; the caller uses the slot).
+    CANOPY_DEVICE queues::front_ring source_ring(const picked_front& p, unsigned wg) const {
+        return p.kind == detail::pk_device   ? device_ring(p.ring)
+               : p.kind == detail::pk_far    ? far_ring()
+               : p.kind == detail::pk_system ? system_ring()
+               : p.kind == detail::pk_rsp    ? workgroup_ring(steal_victim(p.ring))
+                                             : workgroup_ring(wg);
+    }
+
+    /// Every lane, after the leader -> lanes hand-off: reads the picked front's header and its own
+    /// task's words (only the words its type has: a vertex id is 1 of a range task's 6). A steal of
+    /// several fronts: this sub-group runs the first in place and its lanes copy the others into its
+    /// private ring (lane l copies task l; the leader the headers), before the hand-off that precedes
+    /// the promoted release of the victim's slots.
+    CANOPY_DEVICE read_front read_picked(const picked_front& p, unsigned wg, unsigned sg, bool leader,
+                                         unsigned lane, const loop_state& s, unsigned (&words)[W]) const {
+        const unsigned F = subgroup_size();
+        read_front r{};
+        r.stolen_n = p.kind == detail::pk_rsp ? steal_fronts(p.ring) : 0;
+        r.mine = order == task_order::lifo ? s.pt - 1 : s.ph;
+        const queues::front_ref f = p.kind == detail::pk_mailbox   ? mailbox_front(sg)
+                                    : p.kind == detail::pk_private ? private_slot(sg, r.mine)
+                                                                   : source_ring(p, wg).slot(p.ticket);
+        r.type = f.type();
+        r.count = f.count();
+        // No vote on `bad`: every lane read the same two header words of a front its sub-group owns
+        // (nothing writes them until the leader hands the slot back), after the same hand-off, so `bad`
+        // is uniform already and the branches on it cannot diverge.
+        r.bad = r.type >= num_types || r.count == 0 || r.count > F;
+        if (!r.bad && lane < r.count) {
+            for (unsigned i = 0; i < type_words<Tasks...>(r.type); ++i) {
+                words[i] = ld(f.payload(lane) + i);
+            }
+        }
+        if (r.stolen_n > 1) {
+            const queues::front_ring vq = source_ring(p, wg);
+            for (unsigned j = 1; j < r.stolen_n; ++j) {
+                copy_front(vq.slot(p.ticket + j), private_slot(sg, s.pt + j - 1), F, leader, lane);
+            }
+        }
+        return r;
+    }
+
+    /// After the lanes -> leader hand-off: the leader hands the front's slot back to its ring (each at
+    /// the ring's scope: the next producer may overwrite it) and counts the front; every lane then moves
+    /// its private tickets past what the pick took or the steal copied.
+    CANOPY_DEVICE void hand_back(const picked_front& p, const read_front& r, unsigned wg, unsigned sg,
+                                 bool leader, loop_state& s) const {
+        const unsigned F = subgroup_size();
+        if (leader) {
+            if (p.kind == detail::pk_workgroup) {
+                workgroup_ring(wg).template release<wg_access>({p.ticket, 1}); // release at the ring's scope
+                advertise(workgroup_ring(wg));
+            } else if (p.kind == detail::pk_device) {
+                device_ring(p.ring).template release<dev_access>({p.ticket, 1}); // release at device scope
+            } else if (p.kind == detail::pk_far) {
+                far_ring().template release<dev_access>({p.ticket, 1}); // release at device scope
+                // No longer far (still outstanding until they finish): far tasks <= outstanding.
+                far_tasks().fetch_sub(r.count, std::memory_order_relaxed);
+            } else if (p.kind == detail::pk_system) {
+                system_ring().template release<sys_access>({p.ticket, 1}); // release at system scope
+            } else if (p.kind == detail::pk_rsp) {
+                // The promoted release hands the victim's slots back: its producers may reuse them.
+                source_ring(p, wg).template release<thief_access>({p.ticket, r.stolen_n});
+            } else if (p.kind == detail::pk_mailbox) {
+                // Relaxed: only this thief reads its mailbox state until its next request (a release).
+                atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
+                    .store(detail::mb_empty, std::memory_order_relaxed);
+                ++s.cnt[c_steals_received];
+            }
+            if (r.bad) {
+                report(status(), failure::corrupt_front, sg);
+            } else {
+                const unsigned lvl = p.kind == detail::pk_workgroup                            ? lvl_workgroup
+                                     : p.kind == detail::pk_device || p.kind == detail::pk_far ? lvl_device
+                                     : p.kind == detail::pk_private                            ? lvl_private
+                                     : p.kind == detail::pk_system                             ? lvl_system
+                                                                                               : lvl_stolen;
+                ++s.cnt[c_fronts + lvl];
+                s.cnt[c_tasks + lvl] += r.count;
+                s.cnt[c_device_away] += p.kind == detail::pk_device && p.ring != home_ring(wg) ? 1 : 0;
+                s.cnt[c_partial] += r.count < F ? 1 : 0;
+            }
+        }
+        if (r.stolen_n > 1) {
+            s.pt += r.stolen_n - 1; // the copies: the newest private fronts
+        }
+        if (p.kind == detail::pk_private) {
+            if (r.mine == s.pt - 1) {
+                s.pt -= 1;
+            } else {
+                s.ph += 1;
+            }
+        }
+    }
+
+    /// A front's children, counted per type and class (near: runs in order; far: order priority's
+    /// tasks above the threshold): each lane's count, its offset among the lanes, the sub-group's total.
+    struct child_counts {
+        unsigned near_k[num_types] = {}, far_k[num_types] = {};
+        unsigned offs[num_types] = {}, totals[num_types] = {}, far_offs[num_types] = {},
+                 far_totals[num_types] = {};
+        unsigned theta = 0;       // order priority: the threshold this front's children were split by
+        unsigned least_far = ~0u; // order priority: this lane's least far priority
+        unsigned spawned = 0;     // every child of the front (uniform)
+        unsigned far_fronts = 0;  // far fronts packed (the newest of the private ring)
+    };
+
+    /// Every lane, after its task ran: its staged counts per type, and whether any lane's staging
+    /// overflowed. fifo and lifo: the vote rides in the counts' scan (one collective fewer per front);
+    /// priority splits the counts by a threshold first (classify), so it votes on its own.
+    CANOPY_DEVICE bool tally_children(const ctx_t& ctx, unsigned F, child_counts& c) const {
+        for (unsigned t = 0; t < num_types; ++t) {
+            c.near_k[t] = detail::context_access::staged_of(ctx, t);
+        }
+        return order == task_order::priority
+                   ? any(detail::context_access::overflowed(ctx))
+                   : scan_counts(c.near_k, c.offs, c.totals, F, detail::context_access::overflowed(ctx));
+    }
+
+    /// order priority: a child whose priority is above the threshold (read once per front, relaxed: a
+    /// stale one defers a task too few or too many, order not correctness) is far; then the scans of
+    /// both classes. Every order: the front's child total.
+    CANOPY_DEVICE void classify_children(const ctx_t& ctx, unsigned F, bool leader, child_counts& c) const {
+        if (order == task_order::priority) {
+            if (leader) {
+                c.theta = threshold().load(std::memory_order_relaxed);
+            }
+            c.theta = broadcast(c.theta, 0);
+            for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
+                const unsigned* e = detail::context_access::entry(ctx, i);
+                const unsigned pr = ld(e + 1);
+                if (pr > c.theta) {
+                    const unsigned t = ld(e);
+                    --c.near_k[t];
+                    ++c.far_k[t];
+                    c.least_far = pr < c.least_far ? pr : c.least_far;
+                }
+            }
+            scan_counts(c.near_k, c.offs, c.totals, F);
+            scan_counts(c.far_k, c.far_offs, c.far_totals, F);
+        }
+        for (unsigned t = 0; t < num_types; ++t) {
+            c.spawned += c.totals[t] + c.far_totals[t];
+        }
+    }
+
+    /// Every lane: packs the front's children into the private ring, near ones first (so the far fronts
+    /// are the newest), topping up the newest front of the same type. In chunks of what the private
+    /// ring can take: when it is full its oldest fronts spill to the work-group ring, then the device
+    /// ring (work-sharing policies), and packing goes on; only when no ring takes a front does the run
+    /// fail (every value here is uniform). True when it failed (the status word says why).
+    CANOPY_DEVICE bool pack_children(const ctx_t& ctx, unsigned wg, unsigned sg, bool leader, unsigned lane,
+                                     child_counts& c, loop_state& s) const {
+        const unsigned F = subgroup_size();
+        const bool prio = order == task_order::priority;
+        for (unsigned u = 0; u < (prio ? 2 * num_types : num_types); ++u) {
+            const unsigned t = u % num_types;
+            const bool far = u >= num_types;
+            const unsigned off = far ? c.far_offs[t] : c.offs[t];
+            const unsigned total = far ? c.far_totals[t] : c.totals[t];
+            const unsigned mine_k = far ? c.far_k[t] : c.near_k[t];
+            if (total == 0) {
+                continue;
+            }
+            // The newest private front takes more tasks of its own type (headers: leader only); never a
+            // far one's. Both in one broadcast (each is at most F <= 64).
+            unsigned room = 0, have = 0;
+            if (leader && s.pt != s.ph && !far) {
+                const queues::front_ref nf = private_slot(sg, s.pt - 1);
+                if (nf.type() == t && nf.count() < F) {
+                    have = nf.count();
+                    room = F - have;
+                }
+            }
+            const unsigned room_have = broadcast(room | have << 16, 0);
+            room = room_have & 0xffffu;
+            have = room_have >> 16;
+            room = room < total ? room : total;
+            for (unsigned placed = 0; placed < total;) {
+                const unsigned top = placed == 0 ? room : 0;
+                const unsigned free_fronts = L.private_capacity - (s.pt - s.ph);
+                if (top == 0 && free_fronts == 0) {
+                    const unsigned left = (total - placed + F - 1) / F;
+                    const unsigned n = left < s.pt - s.ph ? left : s.pt - s.ph;
+                    if (spill(wg, sg, s.ph, s.pt, n, leader, lane, s.cnt) == 0) {
+                        if (leader) {
+                            report(status(), failure::private_overflow, sg);
+                        }
+                        return true;
+                    }
+                    continue;
+                }
+                const unsigned fit = top + free_fronts * F;
+                const unsigned hi = total - placed < fit ? total : placed + fit;
+                const unsigned used = top < hi - placed ? top : hi - placed; // into the newest front
+                const unsigned rest = hi - placed - used;
+                const unsigned need = (rest + F - 1) / F; // new fronts
+                place_chunk(ctx, sg, t, far, c.theta, off, mine_k, placed, hi, top, have, s.pt);
+                if (leader) {
+                    if (used > 0) {
+                        private_slot(sg, s.pt - 1).set_header(t, have + used);
+                    }
+                    for (unsigned k = 0; k < need; ++k) {
+                        const unsigned left = rest - k * F;
+                        private_slot(sg, s.pt + k).set_header(t, left < F ? left : F);
+                    }
+                }
+                s.pt += need;
+                placed = hi;
+                c.far_fronts += far ? need : 0;
+            }
+        }
+        return false;
+    }
+
+    /// Every lane: writes its staged children of type t and class `far` whose place among the
+    /// sub-group's (off + j) falls in [placed, hi) into the private ring: the first `top` into the
+    /// newest front after its `have` tasks, the rest into new fronts from ticket pt.
+    CANOPY_DEVICE void place_chunk(const ctx_t& ctx, unsigned sg, unsigned t, bool far, unsigned theta,
+                                   unsigned off, unsigned mine_k, unsigned placed, unsigned hi, unsigned top,
+                                   unsigned have, unsigned pt) const {
+        const unsigned F = subgroup_size();
+        const bool prio = order == task_order::priority;
+        unsigned j = 0;
+        // A lane with one type and class staged (the usual case) needs no word from memory.
+        const bool only_t = mine_k == detail::context_access::staged(ctx);
+        for (unsigned i = 0; i < detail::context_access::staged(ctx) && j < mine_k; ++i) {
+            const unsigned* e = detail::context_access::entry(ctx, i);
+            if (!only_t && (ld(e) != t || (prio && (ld(e + 1) > theta) != far))) {
+                continue;
+            }
+            const unsigned g = off + j++;
+            if (g < placed || g >= hi) {
+                continue;
+            }
+            const unsigned x = g - placed; // position in this chunk
+            const queues::front_ref dst =
+                x < top ? private_slot(sg, pt - 1) : private_slot(sg, pt + (x - top) / F);
+            const unsigned slot = x < top ? have + x : (x - top) % F;
+            for (unsigned w = 0; w < type_words<Tasks...>(t); ++w) {
+                st(dst.payload(slot) + w, ld(e + 2 + w));
+            }
+        }
+    }
+
+    /// order priority, every lane: the least far priority to far_min (relaxed, an order hint), then
+    /// the far fronts (a spill may have taken some: at most the private ring's contents) to the far
+    /// ring; what does not fit runs here, as near work.
+    CANOPY_DEVICE void defer_far(const child_counts& c, unsigned wg, unsigned sg, bool leader, unsigned lane,
+                                 loop_state& s) const {
+        const unsigned F = subgroup_size();
+        const unsigned below =
+            exclusive_scan(c.least_far, ~0u, [](unsigned a, unsigned b) { return a < b ? a : b; });
+        const unsigned least = broadcast(below < c.least_far ? below : c.least_far, F - 1);
+        if (leader) {
+            far_min().fetch_min(least, std::memory_order_relaxed);
+        }
+        const unsigned n = c.far_fronts < s.pt - s.ph ? c.far_fronts : s.pt - s.ph;
+        move_out(wg, sg, s.ph, s.pt, n, to_far, true, leader, lane, s.cnt);
+    }
+
+    /// The leader's share decision after a front (uniform once broadcast): how many of its oldest
+    /// private fronts beyond keep_private go, and where (share_word). Hungry sub-groups of this
+    /// work-group beyond the fronts already queued for them first, then (work-sharing policies) the
+    /// device's; steal policies keep their work-group ring stocked for thieves; several devices: every
+    /// system_poll fronts, fronts for the hungry devices first.
+    CANOPY_DEVICE unsigned share_decision(unsigned wg, loop_state& s, bool traced) const {
+        const unsigned spare = s.pt - s.ph - this->keep_private;
+        unsigned n = 0;
+        unsigned where = to_workgroup;
+        // Hunger counts and queue sizes: relaxed hints (idle_device()), never data.
+        const unsigned hw = idle_workgroup(wg).load(std::memory_order_relaxed);
+        const unsigned qw = workgroup_ring(wg).template size_hint<wg_access>();
+        if (traced) {
+            trace_count(trace_counter::workgroup_queue, wg, qw);
+        }
+        unsigned want = hw > qw ? hw - qw : 0;
+        if constexpr (traits::steal_emulated || traits::steal_rsp) {
+            // Thieves of other work-groups take from this ring: keep it stocked, with a front for each
+            // hungry sub-group of the device while there are any (every busy work-group stocks for
+            // them, and what no thief takes its own sub-groups run next).
+            const unsigned hd = idle_device().load(std::memory_order_relaxed);
+            const unsigned stock = hd > this->workgroup_threshold ? hd : this->workgroup_threshold;
+            if (want == 0 && qw < stock) {
+                want = stock - qw;
+            }
+        }
+        if (want == 0 && traits::donates_to_device) {
+            const unsigned hd = idle_device().load(std::memory_order_relaxed);
+            const unsigned qd = device_ring(home_ring(wg)).template size_hint<dev_access>();
+            if (traced) {
+                trace_count(trace_counter::device_queue, home_ring(wg), qd);
+            }
+            want = hd > qd ? hd - qd : 0;
+            where = to_device;
+        }
+        n = want < spare ? want : spare;
+        n = n < max_share ? n : max_share;
+        // Several devices: every system_poll fronts, a look at how many devices are dry (one
+        // system-scope load), and fronts for them beyond those the system ring holds, before this
+        // device's own wants (a dry device has nothing at all to run).
+        if (devices > 1 && ++s.system_tick >= system_poll) {
+            s.system_tick = 0;
+            // A device with half its sub-groups idle keeps its fronts (and asks the system ring: pick);
+            // a busier one leaves the hungry count and feeds the others.
+            if (2 * idle_device().load(std::memory_order_relaxed) < L.subgroups()) {
+                sated();
+                const unsigned h = sys_level().hungry_devices().load(std::memory_order_relaxed);
+                const unsigned qs = h != 0 ? system_ring().template size_hint<sys_access>() : 0;
+                const unsigned ws = h * system_stock > qs ? h * system_stock - qs : 0;
+                if (ws != 0) {
+                    n = ws < spare ? ws : spare;
+                    n = n < max_share ? n : max_share;
+                    where = to_system;
+                }
+            }
+        }
+        return n << 2 | where;
+    }
+
+    /// Every lane: shares on demand after a front, when the private ring holds more than keep_private
+    /// fronts: the oldest go (the shared rings are FIFO: the oldest work spreads first), in one
+    /// broadcast of the leader's decision.
+    CANOPY_DEVICE void share_on_demand(unsigned wg, unsigned sg, bool leader, unsigned lane, loop_state& s,
+                                       bool traced) const {
+        if (s.pt - s.ph <= this->keep_private) {
+            return;
+        }
+        const unsigned decision = broadcast(leader ? share_decision(wg, s, traced) : 0u, 0);
+        const unsigned n = decision >> 2;
+        if (n != 0) {
+            move_out(wg, sg, s.ph, s.pt, n, decision & 3u, false, leader, lane, s.cnt);
+        }
+    }
+
     /// The loop of one sub-group; `wg` / `nwg`: this work-group's (participating) id and their count.
+    /// pick → read → hand back → run → count → pack → share, each step a function above.
     CANOPY_DEVICE void operator()(unsigned wg, unsigned nwg) const {
         const unsigned F = subgroup_size();
         const unsigned lane = lane_id();
         const bool leader = lane == 0;
         const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
-        const queues::front_ring wq = workgroup_ring(wg);
-        const queues::front_ring dq = device_ring(home_ring(wg));
-        const bool lifo = order == task_order::lifo;
-        unsigned ph = 0, pt = 0; // private ring tickets: uniform (every lane keeps the same copy)
-        unsigned cnt[num_counters] = {};
-        bool pending = false;
-        unsigned cursor = wg;
+        loop_state s;
+        s.cursor = wg;
         ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity, dev);
-        unsigned system_tick = 0; // fronts since this sub-group last looked at the system's hunger
         const bool traced = leader && tracing(); // --trace (platform/trace.hpp): read once
 
         for (;;) {
-            unsigned aux = 0, ring = 0, kind = detail::pk_done;
             const std::uint64_t pick_since = traced ? trace_clock() : 0;
-            if (leader) {
-                kind = pick(wg, nwg, sg, ph, pt, aux, ring, pending, cursor, cnt);
-            }
-            // The pick in one broadcast: the device ring (pk_rsp: the victim and the fronts reserved
-            // there) rides in the kind's word (kinds < 16), the slot ticket in the high half. Every
-            // collective of this loop runs once per front; on the emulator each costs a fiber switch per
-            // lane, on a GPU a shuffle or two.
-            const unsigned long long picked =
-                broadcast(static_cast<unsigned long long>(aux) << 32 | (kind | ring << 4), 0);
-            aux = static_cast<unsigned>(picked >> 32);
-            kind = static_cast<unsigned>(picked) & 15u;
-            ring = static_cast<unsigned>(picked) >> 4;
-            if (kind == detail::pk_done) {
+            const picked_front p = pick_front(wg, nwg, sg, leader, s);
+            if (p.kind == detail::pk_done) {
                 if (traced) {
                     trace_span(trace_kind::pick, pick_since);
                 }
@@ -573,114 +947,30 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             }
             // Leader -> lanes: its acquire of the front (at its ring's scope), at the private scope.
             handoff_barrier();
-            // pk_rsp: `ring` holds the victim work-group and how many fronts were reserved there.
-            const unsigned stolen_n = kind == detail::pk_rsp ? ring & 31u : 0;
-            const queues::front_ring vq = workgroup_ring(kind == detail::pk_rsp ? ring >> 5 : wg);
-            const bool own = kind == detail::pk_private;
-            const unsigned mine = lifo ? pt - 1 : ph;
-            const unsigned lvl = kind == detail::pk_workgroup                          ? lvl_workgroup
-                                 : kind == detail::pk_device || kind == detail::pk_far ? lvl_device
-                                 : kind == detail::pk_private                          ? lvl_private
-                                 : kind == detail::pk_system                           ? lvl_system
-                                                                                       : lvl_stolen;
-            const queues::front_ref f = kind == detail::pk_workgroup ? wq.slot(aux)
-                                        : kind == detail::pk_device  ? device_ring(ring).slot(aux)
-                                        : kind == detail::pk_far     ? far_ring().slot(aux)
-                                        : kind == detail::pk_system  ? system_ring().slot(aux)
-                                        : kind == detail::pk_mailbox ? mailbox_front(sg)
-                                        : kind == detail::pk_rsp     ? vq.slot(aux)
-                                                                     : private_slot(sg, mine);
-            const unsigned type = f.type();
-            const unsigned count = f.count();
             unsigned words[W] = {};
-            const bool bad = type >= num_types || count == 0 || count > F;
-            if (!bad && lane < count) {
-                // Only the words this type's payload has (a vertex id is 1 of a range task's 6).
-                for (unsigned i = 0; i < type_words<Tasks...>(type); ++i) {
-                    words[i] = ld(f.payload(lane) + i);
-                }
-            }
-            // A steal of several fronts: this sub-group runs the first in place and its lanes copy the
-            // others into its private ring (lane l copies task l; the leader the headers), before the
-            // hand-off below that precedes the promoted release of the victim's slots.
-            for (unsigned j = 1; j < stolen_n; ++j) {
-                copy_front(vq.slot(aux + j), private_slot(sg, pt + j - 1), F, leader, lane);
-            }
-            // No vote on `bad`: every lane read the same two header words of a front its sub-group
-            // owns (nothing writes them until the leader hands the slot back, below), after the same
-            // hand-off, so `bad` is uniform already and the branches on it cannot diverge.
+            const read_front r = read_picked(p, wg, sg, leader, lane, s, words);
             // Lanes -> leader: every lane's reads come before the leader hands the slot back (the next
             // producer may overwrite it) or the private slot is repacked.
             handoff_barrier();
-            if (leader) {
-                if (kind == detail::pk_workgroup) {
-                    wq.template release<wg_access>({aux, 1}); // release at the ring's scope
-                    advertise(wq);
-                } else if (kind == detail::pk_device) {
-                    device_ring(ring).template release<dev_access>({aux, 1}); // release at device scope
-                } else if (kind == detail::pk_far) {
-                    far_ring().template release<dev_access>({aux, 1}); // release at device scope
-                    // No longer far (still outstanding until they finish): far tasks <= outstanding.
-                    far_tasks().fetch_sub(count, std::memory_order_relaxed);
-                } else if (kind == detail::pk_system) {
-                    system_ring().template release<sys_access>({aux, 1}); // release at system scope
-                } else if (kind == detail::pk_rsp) {
-                    // The promoted release hands the victim's slots back: its producers may reuse them.
-                    vq.template release<thief_access>({aux, stolen_n});
-                } else if (kind == detail::pk_mailbox) {
-                    // Relaxed: only this thief reads its mailbox state until its next request (a release).
-                    atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
-                        .store(detail::mb_empty, std::memory_order_relaxed);
-                    ++cnt[c_steals_received];
-                }
-                if (bad) {
-                    report(status(), failure::corrupt_front, sg);
-                } else {
-                    ++cnt[c_fronts + lvl];
-                    cnt[c_tasks + lvl] += count;
-                    cnt[c_device_away] += kind == detail::pk_device && ring != home_ring(wg) ? 1 : 0;
-                    cnt[c_partial] += count < F ? 1 : 0;
-                }
-            }
-            if (stolen_n > 1) {
-                pt += stolen_n - 1; // the copies above: the newest private fronts
-            }
-            if (own) {
-                if (mine == pt - 1) {
-                    pt -= 1;
-                } else {
-                    ph += 1;
-                }
-            }
+            hand_back(p, r, wg, sg, leader, s);
             if (traced) { // a front from another work-group's queue is a steal
-                const bool stolen = kind == detail::pk_mailbox || kind == detail::pk_rsp;
+                const bool stolen = p.kind == detail::pk_mailbox || p.kind == detail::pk_rsp;
                 trace_span(stolen ? trace_kind::steal : trace_kind::pick, pick_since, stolen ? 1 : 0);
             }
-            if (bad) {
+            if (r.bad) {
                 continue; // the next pick sees the status word and stops
             }
 
             // ---- run ----
             const std::uint64_t run_since = traced ? trace_clock() : 0;
             detail::context_access::clear(ctx);
-            dispatch(type, lane < count, words, ctx); // every lane: a cooperative type's body needs them all
+            dispatch(r.type, lane < r.count, words, ctx); // every lane: a cooperative type needs them all
 
-            // ---- pack (into the private ring; spilling outward first when it would overflow) ----
-            const bool prio = order == task_order::priority;
-            unsigned near_k[num_types] = {}, far_k[num_types] = {};
-            unsigned offs[num_types] = {}, totals[num_types] = {}, far_offs[num_types] = {},
-                     far_totals[num_types] = {};
-            for (unsigned t = 0; t < num_types; ++t) {
-                near_k[t] = detail::context_access::staged_of(ctx, t);
-            }
-            // fifo and lifo: the staging overflow vote rides in the counts' scan (one collective fewer
-            // per front); priority splits the counts by a threshold first, so it votes on its own. Either
-            // way every lane has finished its task here.
-            const bool staging_overflow =
-                prio ? any(detail::context_access::overflowed(ctx))
-                     : scan_counts(near_k, offs, totals, F, detail::context_access::overflowed(ctx));
+            // ---- count, then pack (into the private ring; spilling outward when it would overflow) ----
+            child_counts c;
+            const bool staging_overflow = tally_children(ctx, F, c); // every lane has finished its task
             if (traced) {
-                trace_span(trace_kind::run, run_since, count);
+                trace_span(trace_kind::run, run_since, r.count);
             }
             const std::uint64_t pack_since = traced ? trace_clock() : 0;
             if (staging_overflow) {
@@ -689,237 +979,40 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 }
                 continue;
             }
-            // ---- count, before any child can be published: a spill below hands fronts to other
-            // sub-groups mid-pack, and they must not finish a child before it is counted ----
-            // order priority: a task whose priority is above the threshold (read once per front) is far.
-            unsigned theta = 0;
-            if (prio) {
-                if (leader) {
-                    theta = threshold().load(std::memory_order_relaxed);
-                }
-                theta = broadcast(theta, 0);
-            }
-            unsigned least_far = ~0u;
-            if (prio) {
-                for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
-                    const unsigned* e = detail::context_access::entry(ctx, i);
-                    const unsigned pr = ld(e + 1);
-                    if (pr > theta) {
-                        const unsigned t = ld(e);
-                        --near_k[t];
-                        ++far_k[t];
-                        least_far = pr < least_far ? pr : least_far;
-                    }
-                }
-            }
-            // Per type and class: this lane's staged count, its offset among the lanes and the total.
-            if (prio) {
-                scan_counts(near_k, offs, totals, F);
-                scan_counts(far_k, far_offs, far_totals, F);
-            }
-            unsigned spawned = 0;
-            for (unsigned t = 0; t < num_types; ++t) {
-                spawned += totals[t] + far_totals[t];
-            }
+            classify_children(ctx, F, leader, c);
             if (leader) {
-                cnt[c_spawned] += spawned;
-                // One RMW per front: children are counted in the same step as their parent finishes, so
-                // the counter never reads 0 while work exists. Relaxed at device scope: a count only.
-                const unsigned old = atomic_ref<unsigned, scope::device>(*outstanding())
-                                         .fetch_add(spawned - count, std::memory_order_relaxed);
-                if (old + spawned < count) {
-                    report(status(), failure::counter_underflow, sg);
-                } else if (devices > 1 && old + spawned == count) {
-                    device_dry(cnt); // several devices: this device has no task left
+                // Before any child can be published: a spill below hands fronts to other sub-groups
+                // mid-pack, and they must not finish a child before it is counted.
+                const unsigned left = this->count_front(r.count, c.spawned, sg, s.cnt);
+                if (devices > 1 && left == 0) {
+                    device_dry(s.cnt); // several devices: this device has no task left
                 }
                 if (traced) {
-                    trace_count(trace_counter::outstanding, 0, old + spawned - count);
+                    trace_count(trace_counter::outstanding, 0, left);
                 }
             }
-            bool overflow = false;
-            unsigned far_fronts = 0; // far fronts packed (the newest of the private ring)
-            for (unsigned u = 0; u < (prio ? 2 * num_types : num_types) && !overflow; ++u) {
-                const unsigned t = u % num_types;
-                const bool far = u >= num_types; // near tasks first, so the far fronts are the newest
-                const unsigned off = far ? far_offs[t] : offs[t];
-                const unsigned total = far ? far_totals[t] : totals[t];
-                const unsigned mine_k = far ? far_k[t] : near_k[t];
-                if (total == 0) {
-                    continue;
-                }
-                // The newest private front takes more tasks of its own type (headers: leader only);
-                // never a far one's.
-                unsigned room = 0, have = 0;
-                if (leader && pt != ph && !far) {
-                    const queues::front_ref nf = private_slot(sg, pt - 1);
-                    if (nf.type() == t && nf.count() < F) {
-                        have = nf.count();
-                        room = F - have;
-                    }
-                }
-                // Both in one broadcast (each is at most F <= 64).
-                const unsigned room_have = broadcast(room | have << 16, 0);
-                room = room_have & 0xffffu;
-                have = room_have >> 16;
-                room = room < total ? room : total;
-                // In chunks of what the private ring can take: when it is full, its oldest fronts spill
-                // to the work-group ring, then the device ring (work-sharing policies), and packing goes
-                // on; only when no ring takes a front does the run fail (every value here is uniform).
-                for (unsigned placed = 0; placed < total;) {
-                    const unsigned top = placed == 0 ? room : 0;
-                    const unsigned free_fronts = L.private_capacity - (pt - ph);
-                    if (top == 0 && free_fronts == 0) {
-                        const unsigned left = (total - placed + F - 1) / F;
-                        const unsigned n = left < pt - ph ? left : pt - ph;
-                        if (spill(wg, sg, ph, pt, n, leader, lane, cnt) == 0) {
-                            if (leader) {
-                                report(status(), failure::private_overflow, sg);
-                            }
-                            overflow = true;
-                            break;
-                        }
-                        continue;
-                    }
-                    const unsigned fit = top + free_fronts * F;
-                    const unsigned hi = total - placed < fit ? total : placed + fit;
-                    const unsigned rest = hi - placed - (top < hi - placed ? top : hi - placed);
-                    const unsigned need = (rest + F - 1) / F;
-                    unsigned j = 0;
-                    // A lane with one type and class staged (the usual case) needs no word from memory.
-                    const bool only_t = mine_k == detail::context_access::staged(ctx);
-                    for (unsigned i = 0; i < detail::context_access::staged(ctx) && j < mine_k; ++i) {
-                        const unsigned* e = detail::context_access::entry(ctx, i);
-                        if (!only_t && (ld(e) != t || (prio && (ld(e + 1) > theta) != far))) {
-                            continue;
-                        }
-                        const unsigned g = off + j++;
-                        if (g < placed || g >= hi) {
-                            continue;
-                        }
-                        const unsigned x = g - placed; // position in this chunk
-                        const queues::front_ref dst =
-                            x < top ? private_slot(sg, pt - 1) : private_slot(sg, pt + (x - top) / F);
-                        const unsigned slot = x < top ? have + x : (x - top) % F;
-                        for (unsigned w = 0; w < type_words<Tasks...>(t); ++w) {
-                            st(dst.payload(slot) + w, ld(e + 2 + w));
-                        }
-                    }
-                    if (leader) {
-                        const unsigned used = top < hi - placed ? top : hi - placed;
-                        if (used > 0) {
-                            private_slot(sg, pt - 1).set_header(t, have + used);
-                        }
-                        for (unsigned c = 0; c < need; ++c) {
-                            const unsigned left = rest - c * F;
-                            private_slot(sg, pt + c).set_header(t, left < F ? left : F);
-                        }
-                    }
-                    pt += need;
-                    placed = hi;
-                    far_fronts += far ? need : 0;
-                }
-                if (overflow) {
-                    break;
-                }
-            }
+            const bool overflow = pack_children(ctx, wg, sg, leader, lane, c, s);
             // Lanes -> leader hand-off of the packed payloads (at the private scope).
             handoff_barrier();
             if (overflow) {
                 continue;
             }
-            if (prio && far_fronts != 0) {
-                // The least far priority, then the far fronts (a spill may have taken some: at most the
-                // private ring's contents) to the far ring; what does not fit runs here, as near work.
-                const unsigned below =
-                    exclusive_scan(least_far, ~0u, [](unsigned a, unsigned b) { return a < b ? a : b; });
-                const unsigned least = broadcast(below < least_far ? below : least_far, F - 1);
-                if (leader) {
-                    far_min().fetch_min(least, std::memory_order_relaxed);
-                }
-                const unsigned n = far_fronts < pt - ph ? far_fronts : pt - ph;
-                move_out(wg, sg, ph, pt, n, to_far, true, leader, lane, cnt);
+            if (order == task_order::priority && c.far_fronts != 0) {
+                defer_far(c, wg, sg, leader, lane, s);
             }
             if (traced) {
-                trace_span(trace_kind::pack, pack_since, spawned);
+                trace_span(trace_kind::pack, pack_since, c.spawned);
             }
 
             // ---- share on demand ----
-            if (pt - ph > this->keep_private) {
-                unsigned n = 0;
-                bool to_wg = true, to_sys = false;
-                if (leader) {
-                    const unsigned spare = pt - ph - this->keep_private;
-                    // Hungry sub-groups of this work-group, beyond the fronts already queued for them.
-                    const unsigned hw = idle_workgroup(wg).load(std::memory_order_relaxed);
-                    const unsigned qw = wq.template size_hint<wg_access>();
-                    if (traced) {
-                        trace_count(trace_counter::workgroup_queue, wg, qw);
-                    }
-                    unsigned want = hw > qw ? hw - qw : 0;
-                    if constexpr (traits::steal_emulated || traits::steal_rsp) {
-                        // Thieves of other work-groups take from this ring: keep it stocked, with a
-                        // front for each hungry sub-group of the device while there are any (read
-                        // relaxed, as the work-sharing policies read it: a hint; every busy work-group
-                        // stocks for them, and what no thief takes its own sub-groups run next).
-                        const unsigned hd = idle_device().load(std::memory_order_relaxed);
-                        const unsigned stock =
-                            hd > this->workgroup_threshold ? hd : this->workgroup_threshold;
-                        if (want == 0 && qw < stock) {
-                            want = stock - qw;
-                        }
-                    }
-                    if (want == 0 && traits::donates_to_device) {
-                        const unsigned hd = idle_device().load(std::memory_order_relaxed);
-                        const unsigned qd = dq.template size_hint<dev_access>();
-                        if (traced) {
-                            trace_count(trace_counter::device_queue, home_ring(wg), qd);
-                        }
-                        want = hd > qd ? hd - qd : 0;
-                        to_wg = false;
-                    }
-                    n = want < spare ? want : spare;
-                    n = n < max_share ? n : max_share;
-                    // Several devices: every system_poll fronts, a look at how many devices are dry
-                    // (one system-scope load), and fronts for them beyond those the system ring holds,
-                    // before this device's own wants (a dry device has nothing at all to run).
-                    if (devices > 1 && ++system_tick >= system_poll) {
-                        system_tick = 0;
-                        // A device with half its sub-groups idle keeps its fronts (and asks the system
-                        // ring: pick); a busier one leaves the hungry count and feeds the others.
-                        if (2 * idle_device().load(std::memory_order_relaxed) < L.subgroups()) {
-                            sated();
-                            const unsigned h = sys_level().hungry_devices().load(std::memory_order_relaxed);
-                            const unsigned qs = h != 0 ? system_ring().template size_hint<sys_access>() : 0;
-                            const unsigned ws = h * system_stock > qs ? h * system_stock - qs : 0;
-                            if (ws != 0) {
-                                n = ws < spare ? ws : spare;
-                                n = n < max_share ? n : max_share;
-                                to_sys = true;
-                            }
-                        }
-                    }
-                }
-                // One broadcast for the count and the target.
-                const unsigned n_to = broadcast(n << 2 | (to_wg ? 1u : 0u) | (to_sys ? 2u : 0u), 0);
-                n = n_to >> 2;
-                to_wg = (n_to & 1u) != 0;
-                to_sys = (n_to & 2u) != 0;
-                if (n != 0) {
-                    // The oldest fronts go (the shared rings are FIFO: the oldest work spreads first).
-                    move_out(wg, sg, ph, pt, n,
-                             to_sys  ? to_system
-                             : to_wg ? to_workgroup
-                                     : to_device,
-                             false, leader, lane, cnt);
-                }
-            }
+            share_on_demand(wg, sg, leader, lane, s, traced);
             if (traced) {
-                trace_count(trace_counter::private_queue, 0, pt - ph);
+                trace_count(trace_counter::private_queue, 0, s.pt - s.ph);
             }
         }
 
         if (leader) {
-            write_stats(sg, cnt);
+            write_stats(sg, s.cnt);
         }
     }
 };

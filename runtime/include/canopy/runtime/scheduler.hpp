@@ -149,8 +149,10 @@ template <policy P, class... Tasks> struct scheduler {
         return true;
     }
 
-    /// steal-emulated, owner side, at every scheduling point: answer one steal request to this work-group.
-    CANOPY_DEVICE void service_request(unsigned wg, unsigned* cnt) const {
+    /// steal-emulated, owner side (both cores, the leader at a scheduling point): answers one steal
+    /// request to work-group wg. `grant(thief)` moves the oldest front of wg's queue (each core's own
+    /// kind) into the thief's mailbox and says whether there was one.
+    template <class Grant> CANOPY_DEVICE void answer_request(unsigned wg, unsigned* cnt, Grant grant) const {
         atomic_ref<unsigned, scope::device> req(mem[L.request_at(wg)]);
         // Relaxed peek (device scope: thieves in other work-groups write it), then an acquire CAS to
         // claim it: synchronizes with the thief's release, which ordered its mailbox reset before the
@@ -164,23 +166,31 @@ template <policy P, class... Tasks> struct scheduler {
             return;
         }
         const unsigned thief = r - 1;
-        const queues::front_queue q = workgroup_queue(wg);
-        bool granted = false;
-        if (q.size_hint<wg_access>() > 0 && q.try_lock<wg_access>()) { // acquire at WG scope
-            if (q.size_locked<wg_access>() > 0) {
-                mailbox_front(thief).copy_from(q.oldest<wg_access>());
-                q.commit_pop<wg_access>();
-                advertise(q);
-                granted = true;
-            }
-            q.unlock<wg_access>();
-        }
-        // The promotion: the front was acquired at work-group scope (the lock) and is now released at
-        // device scope, which the thief (another work-group) acquires. A decline carries no data but
+        const bool granted = grant(thief);
+        // The promotion: the front was acquired at work-group scope (the queue's) and is now released
+        // at device scope, which the thief (another work-group) acquires. A decline carries no data but
         // uses the same release for uniformity.
         atomic_ref<unsigned, scope::device>(*mailbox_state(thief))
             .store(granted ? detail::mb_granted : detail::mb_declined, std::memory_order_release);
         ++cnt[granted ? c_steal_grants : c_steal_declines];
+    }
+
+    /// steal-emulated, the locked core's owner side: the oldest front under the queue's lock.
+    CANOPY_DEVICE void service_request(unsigned wg, unsigned* cnt) const {
+        answer_request(wg, cnt, [&](unsigned thief) {
+            const queues::front_queue q = workgroup_queue(wg);
+            bool granted = false;
+            if (q.size_hint<wg_access>() > 0 && q.try_lock<wg_access>()) { // acquire at WG scope
+                if (q.size_locked<wg_access>() > 0) {
+                    mailbox_front(thief).copy_from(q.oldest<wg_access>());
+                    q.commit_pop<wg_access>();
+                    advertise(q);
+                    granted = true;
+                }
+                q.unlock<wg_access>();
+            }
+            return granted;
+        });
     }
 
     /// The leader's counters, once, as it leaves the loop (both cores). Plain stores: the host reads the
@@ -380,18 +390,197 @@ template <policy P, class... Tasks> struct scheduler {
         }
     }
 
+    /// What one sub-group's loop carries from front to front (both cores). Uniform (every lane keeps
+    /// the same copy), save the counters, which only the leader's count and write.
+    struct loop_state {
+        unsigned ph = 0, pt = 0; // the private queue's indices: its fronts are [ph, pt)
+        unsigned cnt[num_counters] = {};
+        bool pending = false;     // steal-emulated: a request is posted and not yet answered
+        unsigned cursor = 0;      // the last victim asked (steal-emulated) or probed (steal-rsp)
+        unsigned system_tick = 0; // ring core, several devices: fronts since the last look at the system
+    };
+
+    /// The picked front's source (the locked core): the queue whose lock the leader holds, the mailbox,
+    /// or the private queue's newest front (a steal-rsp front was copied there).
+    CANOPY_DEVICE queues::front_ref locked_source(unsigned kind, unsigned aux, unsigned wg, unsigned sg,
+                                                  unsigned pt) const {
+        return kind == detail::pk_workgroup ? workgroup_queue(wg).slot(aux)
+               : kind == detail::pk_device  ? device_queue().slot(aux)
+               : kind == detail::pk_mailbox ? mailbox_front(sg)
+                                            : private_slot(sg, pt - 1);
+    }
+
+    /// The leader, after the lanes have read the front: frees its source (the unlock lets a producer
+    /// overwrite the slot) and counts it.
+    CANOPY_DEVICE void release_locked(unsigned kind, unsigned wg, unsigned sg, unsigned count, bool bad,
+                                      unsigned* cnt) const {
+        const unsigned F = subgroup_size();
+        if (kind == detail::pk_workgroup) {
+            const queues::front_queue wq = workgroup_queue(wg);
+            wq.commit_pop<wg_access>();
+            advertise(wq);
+            wq.unlock<wg_access>(); // release at WG scope: the slot may be reused
+        } else if (kind == detail::pk_device) {
+            const queues::front_queue dq = device_queue();
+            dq.commit_pop<dev_access>();
+            dq.unlock<dev_access>(); // release at device scope
+        } else if (kind == detail::pk_mailbox) {
+            // Relaxed: only this thief reads its mailbox state until its next request (a release).
+            atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
+                .store(detail::mb_empty, std::memory_order_relaxed);
+            ++cnt[c_steals_received];
+        }
+        if (bad) {
+            report(status(), failure::corrupt_front, sg);
+            return;
+        }
+        const unsigned lvl = kind == detail::pk_workgroup ? lvl_workgroup
+                             : kind == detail::pk_device  ? lvl_device
+                             : kind == detail::pk_private ? lvl_private
+                                                          : lvl_stolen;
+        ++cnt[c_fronts + lvl];
+        cnt[c_tasks + lvl] += count;
+        cnt[c_partial] += count < F ? 1 : 0;
+    }
+
+    /// Every lane (the locked core): packs the front's children, type by type, into the private
+    /// queue, topping up its newest front of the same type; offsets from an exclusive_sum, no atomics.
+    /// True when the private queue would overflow (reported); `spawned` the children packed.
+    CANOPY_DEVICE bool pack_locked(const ctx_t& ctx, unsigned sg, bool leader, loop_state& s,
+                                   unsigned& spawned) const {
+        const unsigned F = subgroup_size();
+        for (unsigned t = 0; t < num_types; ++t) {
+            unsigned k = 0;
+            for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
+                k += ld(detail::context_access::entry(ctx, i)) == t ? 1 : 0;
+            }
+            const unsigned off = exclusive_sum(k);
+            const unsigned total = broadcast(off + k, F - 1);
+            if (total == 0) {
+                continue;
+            }
+            // The newest private front takes more tasks of its own type (headers: leader only).
+            unsigned room = 0, have = 0;
+            if (leader && s.pt != s.ph) {
+                const queues::front_ref nf = private_slot(sg, s.pt - 1);
+                if (nf.type() == t && nf.count() < F) {
+                    have = nf.count();
+                    room = F - have;
+                }
+            }
+            room = broadcast(room, 0);
+            have = broadcast(have, 0);
+            room = room < total ? room : total;
+            const unsigned rest = total - room;
+            const unsigned need = (rest + F - 1) / F;
+            if ((s.pt - s.ph) + need > L.private_capacity) {
+                if (leader) {
+                    report(status(), failure::private_overflow, sg);
+                }
+                return true;
+            }
+            unsigned j = 0;
+            for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
+                const unsigned* e = detail::context_access::entry(ctx, i);
+                if (ld(e) != t) {
+                    continue;
+                }
+                const unsigned g = off + j++;
+                const queues::front_ref dst =
+                    g < room ? private_slot(sg, s.pt - 1) : private_slot(sg, s.pt + (g - room) / F);
+                const unsigned slot = g < room ? have + g : (g - room) % F;
+                for (unsigned w = 0; w < W; ++w) {
+                    st(dst.payload(slot) + w, ld(e + 2 + w));
+                }
+            }
+            if (leader) {
+                if (room > 0) {
+                    private_slot(sg, s.pt - 1).set_header(t, have + room);
+                }
+                for (unsigned c = 0; c < need; ++c) {
+                    const unsigned left = rest - c * F;
+                    private_slot(sg, s.pt + c).set_header(t, left < F ? left : F);
+                }
+            }
+            s.pt += need;
+            spawned += total;
+        }
+        return false;
+    }
+
+    /// The leader (the locked core): its oldest private fronts beyond keep_private go to a wider queue
+    /// below its threshold, at most max_donations; then (work-sharing policies) the work-group queue's
+    /// oldest front to a starving device queue. Returns the private fronts donated.
+    CANOPY_DEVICE unsigned donate(unsigned wg, unsigned sg, const loop_state& s, unsigned* cnt) const {
+        const queues::front_queue wq = workgroup_queue(wg);
+        const queues::front_queue dq = device_queue();
+        unsigned donated = 0;
+        if (s.pt - s.ph > keep_private) {
+            // Acquire the fronts the lanes published at the private scope: the narrow acquire of
+            // HRF-indirect's transitive link (the wide release is the target queue's unlock).
+            fence<Sp>(std::memory_order_acquire);
+            while (donated < max_donations && s.pt - s.ph - donated > keep_private) {
+                const queues::front_ref src = private_slot(sg, s.ph + donated);
+                if (wq.size_hint<wg_access>() < workgroup_threshold) {
+                    if (!push<wg_access, wg_access>(wq, src, failure::workgroup_overflow, wg, sg)) {
+                        break;
+                    }
+                    ++cnt[c_donate_wg];
+                } else if (traits::donates_to_device && dq.size_hint<dev_access>() < device_threshold) {
+                    if (!push<dev_access, dev_push_access>(dq, src, failure::device_overflow, 0, sg)) {
+                        break;
+                    }
+                    ++cnt[c_donate_device];
+                } else {
+                    break;
+                }
+                ++donated;
+            }
+        }
+        if constexpr (traits::donates_to_device) {
+            // Re-donation: the work-group queue's oldest front to a starving device queue. Acquire at WG
+            // scope (the lock), release at device scope (the device queue's unlock).
+            if (dq.size_hint<dev_access>() < device_threshold && wq.size_hint<wg_access>() >= 2) {
+                if (!wq.lock<wg_access>()) {
+                    report(status(), failure::spin_timeout, sg);
+                } else {
+                    if (wq.size_locked<wg_access>() >= 2) {
+                        if (push<dev_access, dev_push_access>(dq, wq.oldest<wg_access>(),
+                                                              failure::device_overflow, 0, sg)) {
+                            wq.commit_pop<wg_access>();
+                            ++cnt[c_redonate_device];
+                        }
+                    }
+                    wq.unlock<wg_access>();
+                }
+            }
+        }
+        return donated;
+    }
+
+    /// The leader, once per front (both cores): the front's `ran` tasks finish and its `spawned`
+    /// children are counted in one RMW, before any child can be published (a child finished before it
+    /// was counted could bring the count to 0 while work exists). Relaxed at device scope: a count
+    /// only, which carries no data. Returns the count after it (wrapped if it underflowed: reported).
+    CANOPY_DEVICE unsigned count_front(unsigned ran, unsigned spawned, unsigned sg, unsigned* cnt) const {
+        cnt[c_spawned] += spawned;
+        const unsigned old = atomic_ref<unsigned, scope::device>(*outstanding())
+                                 .fetch_add(spawned - ran, std::memory_order_relaxed);
+        if (old + spawned < ran) {
+            report(status(), failure::counter_underflow, sg);
+        }
+        return old + spawned - ran;
+    }
+
     /// The loop of one sub-group; `wg` / `nwg`: this work-group's (participating) id and their count.
+    /// pick → read → release → run → pack → count → donate.
     CANOPY_DEVICE void operator()(unsigned wg, unsigned nwg) const {
         const unsigned F = subgroup_size();
         const unsigned lane = lane_id();
         const bool leader = lane == 0;
         const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
-        const queues::front_queue wq = workgroup_queue(wg);
-        const queues::front_queue dq = device_queue();
-        unsigned ph = 0, pt = 0; // private queue indices: uniform (every lane keeps the same copy)
-        unsigned cnt[num_counters] = {};
-        bool pending = false;
-        unsigned cursor = wg;
+        loop_state s;
+        s.cursor = wg;
         ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity);
         const bool traced = leader && tracing(); // --trace (platform/trace.hpp): read once
 
@@ -399,7 +588,7 @@ template <policy P, class... Tasks> struct scheduler {
             unsigned aux = 0, kind = detail::pk_done;
             const std::uint64_t pick_since = traced ? trace_clock() : 0;
             if (leader) {
-                kind = pick(wg, nwg, sg, ph, pt, aux, pending, cursor, cnt);
+                kind = pick(wg, nwg, sg, s.ph, s.pt, aux, s.pending, s.cursor, s.cnt);
             }
             kind = broadcast(kind, 0);
             aux = broadcast(aux, 0);
@@ -417,16 +606,9 @@ template <policy P, class... Tasks> struct scheduler {
             // compose with the leader's device-scope acquire.
             handoff_barrier();
             if (kind == detail::pk_rsp) {
-                pt += 1; // the leader copied the stolen front into private slot pt
+                s.pt += 1; // the leader copied the stolen front into private slot pt
             }
-            const unsigned lvl = kind == detail::pk_workgroup ? lvl_workgroup
-                                 : kind == detail::pk_device  ? lvl_device
-                                 : kind == detail::pk_private ? lvl_private
-                                                              : lvl_stolen;
-            const queues::front_ref f = kind == detail::pk_workgroup ? wq.slot(aux)
-                                        : kind == detail::pk_device  ? dq.slot(aux)
-                                        : kind == detail::pk_mailbox ? mailbox_front(sg)
-                                                                     : private_slot(sg, pt - 1);
+            const queues::front_ref f = locked_source(kind, aux, wg, sg, s.pt);
             const unsigned type = f.type();
             const unsigned count = f.count();
             unsigned words[W] = {};
@@ -438,34 +620,15 @@ template <policy P, class... Tasks> struct scheduler {
             }
             bad = any(bad);
             // Lanes -> leader: every lane's reads of the front come before the leader frees its slot
-            // (the unlock below lets a producer overwrite it) or the lanes repack the private slot.
+            // (the unlock lets a producer overwrite it) or the lanes repack the private slot.
             // At the private scope for the same reason as the hand-off above: under HRF-direct the
             // lanes' reads must reach the next writer of the slot through device-scope edges only.
             handoff_barrier();
             if (leader) {
-                if (kind == detail::pk_workgroup) {
-                    wq.commit_pop<wg_access>();
-                    advertise(wq);
-                    wq.unlock<wg_access>(); // release at WG scope: the slot may be reused
-                } else if (kind == detail::pk_device) {
-                    dq.commit_pop<dev_access>();
-                    dq.unlock<dev_access>(); // release at device scope
-                } else if (kind == detail::pk_mailbox) {
-                    // Relaxed: only this thief reads its mailbox state until its next request (a release).
-                    atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
-                        .store(detail::mb_empty, std::memory_order_relaxed);
-                    ++cnt[c_steals_received];
-                }
-                if (bad) {
-                    report(status(), failure::corrupt_front, sg);
-                } else {
-                    ++cnt[c_fronts + lvl];
-                    cnt[c_tasks + lvl] += count;
-                    cnt[c_partial] += count < F ? 1 : 0;
-                }
+                release_locked(kind, wg, sg, count, bad, s.cnt);
             }
             if (kind == detail::pk_private || kind == detail::pk_rsp) {
-                pt -= 1;
+                s.pt -= 1;
             }
             if (traced) { // a front from another work-group's queue is a steal
                 const bool stolen = kind == detail::pk_mailbox || kind == detail::pk_rsp;
@@ -494,64 +657,7 @@ template <policy P, class... Tasks> struct scheduler {
                 continue;
             }
             unsigned spawned = 0;
-            bool overflow = false;
-            for (unsigned t = 0; t < num_types && !overflow; ++t) {
-                unsigned k = 0;
-                for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
-                    k += ld(detail::context_access::entry(ctx, i)) == t ? 1 : 0;
-                }
-                const unsigned off = exclusive_sum(k);
-                const unsigned total = broadcast(off + k, F - 1);
-                if (total == 0) {
-                    continue;
-                }
-                // The newest private front takes more tasks of its own type (headers: leader only).
-                unsigned room = 0, have = 0;
-                if (leader && pt != ph) {
-                    const queues::front_ref nf = private_slot(sg, pt - 1);
-                    if (nf.type() == t && nf.count() < F) {
-                        have = nf.count();
-                        room = F - have;
-                    }
-                }
-                room = broadcast(room, 0);
-                have = broadcast(have, 0);
-                room = room < total ? room : total;
-                const unsigned rest = total - room;
-                const unsigned need = (rest + F - 1) / F;
-                if ((pt - ph) + need > L.private_capacity) {
-                    if (leader) {
-                        report(status(), failure::private_overflow, sg);
-                    }
-                    overflow = true;
-                    break;
-                }
-                unsigned j = 0;
-                for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
-                    const unsigned* e = detail::context_access::entry(ctx, i);
-                    if (ld(e) != t) {
-                        continue;
-                    }
-                    const unsigned g = off + j++;
-                    const queues::front_ref dst =
-                        g < room ? private_slot(sg, pt - 1) : private_slot(sg, pt + (g - room) / F);
-                    const unsigned s = g < room ? have + g : (g - room) % F;
-                    for (unsigned w = 0; w < W; ++w) {
-                        st(dst.payload(s) + w, ld(e + 2 + w));
-                    }
-                }
-                if (leader) {
-                    if (room > 0) {
-                        private_slot(sg, pt - 1).set_header(t, have + room);
-                    }
-                    for (unsigned c = 0; c < need; ++c) {
-                        const unsigned left = rest - c * F;
-                        private_slot(sg, pt + c).set_header(t, left < F ? left : F);
-                    }
-                }
-                pt += need;
-                spawned += total;
-            }
+            const bool overflow = pack_locked(ctx, sg, leader, s, spawned);
             // Lanes -> leader hand-off of the packed payloads, at the private scope (device for
             // HRF-direct), then the sub-group barrier, so that the leader's acquire follows every lane's
             // release (a collective would only move values).
@@ -561,77 +667,30 @@ template <policy P, class... Tasks> struct scheduler {
                 continue;
             }
             if (leader) {
-                cnt[c_spawned] += spawned;
-                // One RMW per front: children are counted in the same step as their parents finish, so
-                // the counter never reads 0 while work exists. Relaxed at device scope: a count only.
-                const unsigned old = atomic_ref<unsigned, scope::device>(*outstanding())
-                                         .fetch_add(spawned - count, std::memory_order_relaxed);
-                if (old + spawned < count) {
-                    report(status(), failure::counter_underflow, sg);
-                }
+                const unsigned left = count_front(count, spawned, sg, s.cnt);
                 if (traced) {
-                    trace_count(trace_counter::outstanding, 0, old + spawned - count);
+                    trace_count(trace_counter::outstanding, 0, left);
                     trace_span(trace_kind::pack, pack_since, spawned);
                 }
             }
 
             // ---- donate (leader): oldest first ----
             const std::uint64_t share_since = traced ? trace_clock() : 0;
-            const unsigned moved_before = cnt[c_donate_wg] + cnt[c_donate_device] + cnt[c_redonate_device];
-            unsigned donated = 0;
-            if (leader && pt - ph > keep_private) {
-                // Acquire the fronts the lanes published at the private scope: the narrow acquire of
-                // HRF-indirect's transitive link (the wide release is the target queue's unlock).
-                fence<Sp>(std::memory_order_acquire);
-                while (donated < max_donations && pt - ph - donated > keep_private) {
-                    const queues::front_ref src = private_slot(sg, ph + donated);
-                    if (wq.size_hint<wg_access>() < workgroup_threshold) {
-                        if (!push<wg_access, wg_access>(wq, src, failure::workgroup_overflow, wg, sg)) {
-                            break;
-                        }
-                        ++cnt[c_donate_wg];
-                    } else if (traits::donates_to_device && dq.size_hint<dev_access>() < device_threshold) {
-                        if (!push<dev_access, dev_push_access>(dq, src, failure::device_overflow, 0, sg)) {
-                            break;
-                        }
-                        ++cnt[c_donate_device];
-                    } else {
-                        break;
-                    }
-                    ++donated;
-                }
-            }
-            if constexpr (traits::donates_to_device) {
-                // Re-donation: the work-group queue's oldest front to a starving device queue. Acquire at
-                // WG scope (the lock), release at device scope (the device queue's unlock).
-                if (leader && dq.size_hint<dev_access>() < device_threshold &&
-                    wq.size_hint<wg_access>() >= 2) {
-                    if (!wq.lock<wg_access>()) {
-                        report(status(), failure::spin_timeout, sg);
-                    } else {
-                        if (wq.size_locked<wg_access>() >= 2) {
-                            if (push<dev_access, dev_push_access>(dq, wq.oldest<wg_access>(),
-                                                                  failure::device_overflow, 0, sg)) {
-                                wq.commit_pop<wg_access>();
-                                ++cnt[c_redonate_device];
-                            }
-                        }
-                        wq.unlock<wg_access>();
-                    }
-                }
-            }
+            const unsigned moved_before =
+                s.cnt[c_donate_wg] + s.cnt[c_donate_device] + s.cnt[c_redonate_device];
+            const unsigned donated = leader ? donate(wg, sg, s, s.cnt) : 0;
             if (traced) {
-                const unsigned moved = cnt[c_donate_wg] + cnt[c_donate_device] + cnt[c_redonate_device];
+                const unsigned moved = s.cnt[c_donate_wg] + s.cnt[c_donate_device] + s.cnt[c_redonate_device];
                 if (moved != moved_before) {
                     trace_span(trace_kind::share, share_since, moved - moved_before);
                 }
-                trace_count(trace_counter::private_queue, 0, pt - ph - donated);
+                trace_count(trace_counter::private_queue, 0, s.pt - s.ph - donated);
             }
-            ph += broadcast(donated, 0);
+            s.ph += broadcast(donated, 0);
         }
 
         if (leader) {
-            write_stats(sg, cnt);
+            write_stats(sg, s.cnt);
         }
     }
 };
