@@ -14,6 +14,7 @@
 #include <string>
 #include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "canopy/platform/device_info.hpp"
@@ -24,6 +25,7 @@
 #include "canopy/platform/stream.hpp"
 #include "canopy/runtime/config.hpp"
 #include "canopy/runtime/layout.hpp"
+#include "canopy/runtime/priority_words.hpp"
 #include "canopy/runtime/ring_scheduler.hpp"
 #include "canopy/runtime/scheduler.hpp"
 #include "canopy/runtime/stats.hpp"
@@ -166,8 +168,48 @@ template <class... Tasks> class task_set {
         std::array<unsigned, W> words;
     };
 
+    /// What validate() settles before anything is allocated: the device, its sub-group size, the
+    /// devices of the run and the grid.
+    struct run_shape {
+        device_info info;
+        unsigned F, D, grid;
+    };
+
+    /// The run's device memory: one buffer per device, and the system level's (several devices).
+    struct run_buffers {
+        std::vector<device_buffer<unsigned>> mems;
+        device_buffer<unsigned> sys;
+    };
+
+    /// Ring capacities are powers of two: slot = index & (capacity - 1) survives the 32-bit wrap of
+    /// the unbounded indices (front_queue.hpp). Anything else would put two fronts in one slot.
+    static void check_ring_capacity(unsigned cap, const char* what) {
+        if (!queues::front_queue::valid_capacity(cap)) {
+            unsigned up = 1;
+            while (up < cap && up < (1U << 31)) {
+                up <<= 1;
+            }
+            throw error(std::string("canopy::runtime: ") + what + " capacity " + std::to_string(cap) +
+                        " is not a power of two (ring slots are index & (capacity - 1)); use " +
+                        std::to_string(up > 1 ? up >> 1 : 1) + " or " + std::to_string(up));
+        }
+    }
+
+    /// One run: validate, lay out and seed, allocate, launch, collect the stats.
     template <policy P, class sched_t> stats run_core(const config& c) const {
         constexpr bool rings = !std::is_same_v<sched_t, scheduler<P, Tasks...>>;
+        const run_shape r = validate<P, rings, sched_t>(c);
+        const layout L = make_layout<rings>(c, r);
+        run_buffers b = make_buffers(c, L, seed_image<rings>(c, L, r.F), r.D);
+        const sched_t s = make_scheduler<P, sched_t>(c, L, b, r.D);
+        double seconds = 0;
+        const unsigned participants = launch_run<rings>(c, s, b, L, r, seconds);
+        return collect_stats(c, L, b, r, participants, seconds);
+    }
+
+    /// The configuration against the device and the core, before anything is allocated: throws
+    /// canopy::error naming the fix.
+    template <policy P, bool rings, class sched_t> run_shape validate(const config& c) const {
         const device_info info = query_device();
         const unsigned F = info.subgroup_size;
         if (c.block == 0 || F == 0 || c.block % F != 0) {
@@ -215,24 +257,11 @@ template <class... Tasks> class task_set {
                         " cannot launch on this device");
         }
 
-        // Ring capacities are powers of two: slot = index & (capacity - 1) survives the 32-bit wrap of
-        // the unbounded indices (front_queue.hpp). Anything else would put two fronts in one slot.
-        const auto ring = [](unsigned cap, const char* what) {
-            if (!queues::front_queue::valid_capacity(cap)) {
-                unsigned up = 1;
-                while (up < cap && up < (1U << 31)) {
-                    up <<= 1;
-                }
-                throw error(std::string("canopy::runtime: ") + what + " capacity " + std::to_string(cap) +
-                            " is not a power of two (ring slots are index & (capacity - 1)); use " +
-                            std::to_string(up > 1 ? up >> 1 : 1) + " or " + std::to_string(up));
-            }
-        };
-        ring(c.private_capacity, "private queue");
-        ring(c.workgroup_capacity, "work-group queue");
-        ring(c.device_capacity, "device queue");
+        check_ring_capacity(c.private_capacity, "private queue");
+        check_ring_capacity(c.workgroup_capacity, "work-group queue");
+        check_ring_capacity(c.device_capacity, "device queue");
         if (D > 1) {
-            ring(c.system_capacity, "system ring");
+            check_ring_capacity(c.system_capacity, "system ring");
             if (c.system_capacity < 2) {
                 throw error("canopy::runtime: the system ring needs at least 2 fronts");
             }
@@ -246,7 +275,13 @@ template <class... Tasks> class task_set {
                 std::to_string(c.workgroup_capacity) + ", device " + std::to_string(c.device_capacity) +
                 "); use 2 or more, or queues = locked");
         }
+        return {info, F, D, grid};
+    }
 
+    /// Where every part of the run's buffer lives; refuses a buffer larger than the device's memory.
+    template <bool rings> static layout make_layout(const config& c, const run_shape& r) {
+        const device_info& info = r.info;
+        const unsigned F = r.F, grid = r.grid;
         layout L;
         L.shape = {F, W};
         L.workgroups = grid;
@@ -266,7 +301,7 @@ template <class... Tasks> class task_set {
         const bool prio = rings && c.order == task_order::priority;
         if (prio) {
             L.far_capacity = c.far_capacity != 0 ? c.far_capacity : c.device_capacity;
-            ring(L.far_capacity, "far queue");
+            check_ring_capacity(L.far_capacity, "far queue");
             if (L.far_capacity < 2 || c.priority_delta == 0) {
                 throw error("canopy::runtime: order priority needs a far queue of at least 2 fronts and a "
                             "priority_delta of at least 1");
@@ -283,7 +318,14 @@ template <class... Tasks> class task_set {
                         " tasks per lane, private: " + std::to_string(c.private_capacity) +
                         " fronts per sub-group) or the grid");
         }
+        return L;
+    }
 
+    /// The host's image of the buffer's head [0, workgroup_queues): the status, the outstanding count,
+    /// order priority's words and the device queue holding the seeds.
+    template <bool rings>
+    std::vector<unsigned> seed_image(const config& c, const layout& L, unsigned F) const {
+        const bool prio = rings && c.order == task_order::priority;
         // Only the head of the buffer has content at the start: status 0, the outstanding counter, the
         // device queue holding the seeds. The rest is zeroed on the device (no host image of the
         // buffer: at scale it is gigabytes), and only what the host needs is read back.
@@ -320,14 +362,17 @@ template <class... Tasks> class task_set {
         }
         head[L.outstanding] = static_cast<unsigned>(seeds_.size());
         if (prio) {
-            // Far tasks 0; the threshold ends the first bucket [0, delta); nothing open; no least far
-            // priority yet.
-            head[L.priority + 1] = c.priority_delta - 1;
-            head[L.priority + 3] = ~0u;
+            priority_words::seed(head.data() + L.priority, c.priority_delta);
         }
+        return head;
+    }
 
+    /// Device memory for every device (device 0 gets the head image) and the system level.
+    run_buffers make_buffers(const config& c, const layout& L, const std::vector<unsigned>& head,
+                             unsigned D) const {
         // Several devices: one buffer each (device 0 holds the seeds, the others start empty), and the
         // system buffer, whose credits start at 1 for device 0 when it holds seeds (system_level.hpp).
+        const bool prio = L.far_capacity != 0;
         std::vector<device_buffer<unsigned>> mems;
         for (unsigned d = 0; d < D; ++d) {
             mems.emplace_back(L.total);
@@ -335,28 +380,33 @@ template <class... Tasks> class task_set {
             if (d == 0) {
                 mems.back().upload_at(0, head.data(), head.size());
             } else if (prio) { // no seeds, and the priority words as device 0's
-                mems.back().upload_at(L.priority, head.data() + L.priority, 4);
+                mems.back().upload_at(L.priority, head.data() + L.priority, priority_words::count);
             }
         }
-        device_buffer<unsigned>& mem = mems[0];
-        device_buffer<unsigned> sysmem(D > 1 ? system_layout::words(c.system_capacity, L.shape) : 1);
-        sysmem.fill_zero();
+        // Allocated after the devices' buffers, as it always was: the emulator's memory models key their
+        // caches by address, so the order keeps a seed's timed schedule comparable across versions.
+        run_buffers b{std::move(mems),
+                      device_buffer<unsigned>(D > 1 ? system_layout::words(c.system_capacity, L.shape) : 1)};
+        b.sys.fill_zero();
         if (D > 1 && !seeds_.empty()) {
             const unsigned one = 1;
-            sysmem.upload_at(system_layout::credits, &one, 1);
+            b.sys.upload_at(system_layout::credits, &one, 1);
         }
-        const scheduler<P, Tasks...> core{tasks_,
-                                          mem.data(),
-                                          L,
-                                          c.workgroup_threshold,
-                                          c.device_threshold,
-                                          c.keep_private,
-                                          c.max_donations_per_point};
-        sched_t s = [&] {
+        return b;
+    }
+
+    /// The core the kernel runs, over device 0's buffer (the system kernel re-points it per device).
+    template <policy P, class sched_t>
+    sched_t make_scheduler(const config& c, const layout& L, const run_buffers& b, unsigned D) const {
+        constexpr bool rings = !std::is_same_v<sched_t, scheduler<P, Tasks...>>;
+        const scheduler<P, Tasks...> core{
+            tasks_,         b.mems[0].data(),         L, c.workgroup_threshold, c.device_threshold,
+            c.keep_private, c.max_donations_per_point};
+        return [&] {
             if constexpr (rings) {
                 sched_t r{core, c.order, c.max_share_per_point == 0 ? 1u : c.max_share_per_point,
                           c.priority_delta};
-                r.sys = sysmem.data();
+                r.sys = b.sys.data();
                 r.devices = D;
                 r.system_capacity = c.system_capacity;
                 r.system_poll = c.system_poll == 0 ? 1u : c.system_poll;
@@ -366,6 +416,16 @@ template <class... Tasks> class task_set {
                 return core;
             }
         }();
+    }
+
+    /// The launch (persistent, plain, or one over several emulated devices), waited for; a failed
+    /// kernel's error carries the queues' state. Returns the participating work-groups; `seconds` the
+    /// launch's host wall time.
+    template <bool rings, class sched_t>
+    static unsigned launch_run(const config& c, const sched_t& s, run_buffers& b, const layout& L,
+                               const run_shape& r, double& seconds) {
+        const unsigned D = r.D, grid = r.grid;
+        std::vector<device_buffer<unsigned>>& mems = b.mems;
         const auto t0 = std::chrono::steady_clock::now();
         unsigned participants = grid;
         try {
@@ -400,20 +460,19 @@ template <class... Tasks> class task_set {
             }
             throw error(msg);
         }
-        const auto t1 = std::chrono::steady_clock::now();
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        return participants;
+    }
 
+    /// After the kernel: the status words (a failure throws with the queues' state and the replay
+    /// hint), then the sub-groups' counter rows summed, the emulator's memory counters beside them.
+    static stats collect_stats(const config& c, const layout& L, const run_buffers& b, const run_shape& r,
+                               unsigned participants, double seconds) {
+        const unsigned D = r.D, F = r.F, grid = r.grid;
+        const std::vector<device_buffer<unsigned>>& mems = b.mems;
         stats st;
-        st.seconds = std::chrono::duration<double>(t1 - t0).count();
-        const launch_memory_counters m = last_launch_memory(); // zero on GPUs
-        st.atomics = m.atomics;
-        st.fences = m.fences;
-        st.flushes = m.flushes;
-        st.invalidations = m.invalidations;
-        st.remote_ops = m.remote_ops;
-        st.lines_written_back = m.lines_written_back;
-        st.cycles_total = m.cycles_total;
-        st.cycles_max_cu = m.cycles_max_cu;
-        st.cycles_makespan = m.cycles_makespan;
+        st.seconds = seconds;
+        static_cast<launch_memory_counters&>(st) = last_launch_memory(); // zero on GPUs
         for (unsigned d = 0; d < D; ++d) {
             unsigned status_word = 0;
             mems[d].download_at(L.status, &status_word, 1);

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "canopy/platform/config.hpp"
+#include "canopy/platform/launch_report.hpp"
 
 namespace canopy::runtime {
 
@@ -55,7 +56,10 @@ enum counter : unsigned {
     num_counters
 };
 
-struct stats {
+/// The run's counts. Its base holds the scoped-cache model's counters of the launch (emulator,
+/// memory_model = scoped: atomics and fences by scope x order, flushes, invalidations, remote ops,
+/// lines written back, cycles; zero otherwise), copied whole from platform/launch_report.hpp.
+struct stats : launch_memory_counters {
     std::array<std::uint64_t, num_levels> tasks{}, fronts{};
     std::uint64_t partial_fronts = 0;
     std::uint64_t donations_to_workgroup = 0, donations_to_device = 0, redonations_to_device = 0;
@@ -75,14 +79,7 @@ struct stats {
     unsigned devices = 1;
     unsigned workgroups = 0, subgroups = 0, subgroup_size = 0; // launched
     unsigned participants = 0; // work-groups that ran the scheduler (persistent: occupancy discovery's count)
-    // Scoped-cache model (emulator, memory_model = scoped); zero otherwise.
-    // [scope: subgroup, workgroup, device, system][order: relaxed, consume, acquire, release, acq_rel,
-    // seq_cst]
-    std::array<std::array<std::uint64_t, 6>, 4> atomics{}, fences{};
-    std::uint64_t flushes = 0, invalidations = 0, remote_ops = 0, lines_written_back = 0;
-    std::uint64_t cycles_total = 0, cycles_max_cu = 0;
-    std::uint64_t cycles_makespan = 0; // timed scheduling only (emu::options::timed)
-    double seconds = 0;                // host wall time of the launch (bench only; tests never time anything)
+    double seconds = 0;        // host wall time of the launch (bench only; tests never time anything)
 
     std::uint64_t total_tasks() const {
         std::uint64_t n = 0;
