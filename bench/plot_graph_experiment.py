@@ -17,45 +17,21 @@ usage: plot_graph_experiment.py [-h] [json] [png]
        (defaults: graph_experiment.json in the current directory; graph_experiment.png next to the JSON)
 """
 import argparse
-import json
 import math
 import os
 import sys
 
-from plot_common import headless_pyplot
+from plot_common import NUMBER, InputError, headless_pyplot, need, read_json
 
 PROG = "plot_graph_experiment.py"
-NUMBER = (int, float)
 POLICIES = ["hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp"]
 COLORS = {"hrf-direct": "0.55", "hrf-indirect": "tab:blue", "steal-emulated": "tab:orange", "steal-rsp": "tab:green"}
 ALGO_COLORS = {"bfs": "tab:blue", "sssp": "tab:orange", "pagerank": "tab:green", "color": "tab:red"}
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 
 
-class InputError(Exception):
-    """The JSON file cannot be plotted; the message says why."""
-
-
-def need(obj, key, kind, where):
-    """obj[key] if obj is an object whose key holds a value of kind (str, list, dict or NUMBER)."""
-    value = obj.get(key) if isinstance(obj, dict) else None
-    bad = isinstance(value, bool) or not isinstance(value, kind)
-    if not bad and kind is NUMBER and not math.isfinite(value):
-        bad = True
-    if bad:
-        what = {str: "a string", list: "a list", dict: "an object", NUMBER: "a finite number"}[kind]
-        raise InputError(f"{where}: '{key}' is missing or not {what}")
-    return value
-
-
 def load(path):
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as e:
-        raise InputError(f"cannot read it: {e.strerror}") from None
-    except ValueError as e:
-        raise InputError(f"not valid JSON: {e}") from None
+    data = read_json(path)
     sweep = need(data, "launch_sweep", list, "top level")
     if not sweep or not all(isinstance(x, NUMBER) for x in sweep):
         raise InputError("top level: 'launch_sweep' must be a non-empty list of numbers")

@@ -12,40 +12,18 @@ usage: plot_hrf_experiment.py [-h] [json] [png]
        (defaults: hrf_experiment.json in the current directory; hrf_experiment.png next to the JSON)
 """
 import argparse
-import json
-import math
 import os
 import sys
 
-from plot_common import headless_pyplot
+from plot_common import NUMBER, InputError, headless_pyplot, need, read_json
 
 PROG = "plot_hrf_experiment.py"
-NUMBER = (int, float)
 COLORS = ["0.55", "tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple"]  # hrf-direct first: grey
-
-
-class InputError(Exception):
-    """The JSON file cannot be plotted; the message says why."""
-
-
-def need(obj, key, kind, where):
-    """obj[key] if obj is an object whose key holds a value of kind (str, list or NUMBER)."""
-    value = obj.get(key) if isinstance(obj, dict) else None
-    if isinstance(value, bool) or not isinstance(value, kind) or (kind is NUMBER and not math.isfinite(value)):
-        what = {str: "a string", list: "a list", NUMBER: "a finite number"}[kind]
-        raise InputError(f"{where}: '{key}' is missing or not {what}")
-    return value
 
 
 def load(path):
     """Returns (data, policies, trees, stats), stats[(tree, policy)] = (mean, min, max) speedup."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as e:
-        raise InputError(f"cannot read it: {e.strerror}") from None
-    except ValueError as e:  # json.JSONDecodeError, UnicodeDecodeError
-        raise InputError(f"not valid JSON: {e}") from None
+    data = read_json(path)
     policies = need(data, "policies", list, "top level")
     trees = need(data, "trees", list, "top level")
     if not policies or not trees or not all(isinstance(p, str) for p in policies):
