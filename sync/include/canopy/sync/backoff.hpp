@@ -27,10 +27,9 @@ struct no_backoff {
     CANOPY_HOST_DEVICE constexpr void failed() {}
 };
 
-/// SO11's schedule: wait I units after a failure, then I+1, ..., wrapping from IMax back to IMin.
-template <unsigned IMin = 1, unsigned IMax = 8, unsigned UnitNs = 32> struct linear_backoff {
-    static_assert(IMin >= 1 && IMin <= IMax, "linear_backoff needs 1 <= IMin <= IMax");
-    static constexpr const char* name = "linear";
+/// What both waiting schedules share: a countdown of skipped polls and the next wait's length; the
+/// schedule (Derived::grow) says how the wait grows after each failure.
+template <class Derived, unsigned IMin, unsigned UnitNs> struct counted_backoff {
     CANOPY_HOST_DEVICE static constexpr canopy::backoff unit() { return {UnitNs, UnitNs}; }
     /// True while the current wait lasts: the caller's poll must not touch the contended word.
     CANOPY_HOST_DEVICE constexpr bool should_skip() {
@@ -40,10 +39,10 @@ template <unsigned IMin = 1, unsigned IMax = 8, unsigned UnitNs = 32> struct lin
         }
         return false;
     }
-    /// An attempt failed: wait `next_` units, then grow linearly, wrapping around at IMax.
+    /// An attempt failed: wait `next_` units, then the schedule's next length.
     CANOPY_HOST_DEVICE constexpr void failed() {
         skip_ = next_;
-        next_ = next_ >= IMax ? IMin : next_ + 1;
+        next_ = Derived::grow(next_);
     }
 
   private:
@@ -51,26 +50,20 @@ template <unsigned IMin = 1, unsigned IMax = 8, unsigned UnitNs = 32> struct lin
     unsigned skip_ = 0;
 };
 
+/// SO11's schedule: wait I units after a failure, then I+1, ..., wrapping from IMax back to IMin.
+template <unsigned IMin = 1, unsigned IMax = 8, unsigned UnitNs = 32>
+struct linear_backoff : counted_backoff<linear_backoff<IMin, IMax, UnitNs>, IMin, UnitNs> {
+    static_assert(IMin >= 1 && IMin <= IMax, "linear_backoff needs 1 <= IMin <= IMax");
+    static constexpr const char* name = "linear";
+    CANOPY_HOST_DEVICE static constexpr unsigned grow(unsigned i) { return i >= IMax ? IMin : i + 1; }
+};
+
 /// Exponential: wait IMin units after the first failure, doubling up to IMax (no wrap-around).
-template <unsigned IMin = 1, unsigned IMax = 64, unsigned UnitNs = 32> struct exponential_backoff {
+template <unsigned IMin = 1, unsigned IMax = 64, unsigned UnitNs = 32>
+struct exponential_backoff : counted_backoff<exponential_backoff<IMin, IMax, UnitNs>, IMin, UnitNs> {
     static_assert(IMin >= 1 && IMin <= IMax, "exponential_backoff needs 1 <= IMin <= IMax");
     static constexpr const char* name = "exponential";
-    CANOPY_HOST_DEVICE static constexpr canopy::backoff unit() { return {UnitNs, UnitNs}; }
-    CANOPY_HOST_DEVICE constexpr bool should_skip() {
-        if (skip_ != 0) {
-            --skip_;
-            return true;
-        }
-        return false;
-    }
-    CANOPY_HOST_DEVICE constexpr void failed() {
-        skip_ = next_;
-        next_ = next_ >= IMax / 2 ? IMax : next_ * 2;
-    }
-
-  private:
-    unsigned next_ = IMin;
-    unsigned skip_ = 0;
+    CANOPY_HOST_DEVICE static constexpr unsigned grow(unsigned i) { return i >= IMax / 2 ? IMax : i * 2; }
 };
 
 } // namespace canopy::sync
