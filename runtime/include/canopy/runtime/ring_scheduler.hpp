@@ -690,6 +690,10 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         unsigned near_k[num_types] = {}, far_k[num_types] = {};
         unsigned offs[num_types] = {}, totals[num_types] = {}, far_offs[num_types] = {},
                  far_totals[num_types] = {};
+    };
+    /// The same front's scalars, apart from the arrays: an aggregate holding a dynamically indexed array
+    /// stays in local memory whole on sm_90, and these are read on every front.
+    struct child_split {
         unsigned theta = 0;       // order priority: the threshold this front's children were split by
         unsigned least_far = ~0u; // order priority: this lane's least far priority
         unsigned spawned = 0;     // every child of the front (uniform)
@@ -711,27 +715,28 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     /// order priority: a child whose priority is above the threshold (read once per front, relaxed: a
     /// stale one defers a task too few or too many, order not correctness) is far; then the scans of
     /// both classes. Every order: the front's child total.
-    CANOPY_DEVICE void classify_children(const ctx_t& ctx, unsigned F, bool leader, child_counts& c) const {
+    CANOPY_DEVICE void classify_children(const ctx_t& ctx, unsigned F, bool leader, child_counts& c,
+                                         child_split& x) const {
         if (order == task_order::priority) {
             if (leader) {
-                c.theta = threshold().load(std::memory_order_relaxed);
+                x.theta = threshold().load(std::memory_order_relaxed);
             }
-            c.theta = broadcast(c.theta, 0);
+            x.theta = broadcast(x.theta, 0);
             for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
                 const unsigned* e = detail::context_access::entry(ctx, i);
                 const unsigned pr = ld(e + 1);
-                if (pr > c.theta) {
+                if (pr > x.theta) {
                     const unsigned t = ld(e);
                     --c.near_k[t];
                     ++c.far_k[t];
-                    c.least_far = pr < c.least_far ? pr : c.least_far;
+                    x.least_far = pr < x.least_far ? pr : x.least_far;
                 }
             }
             scan_counts(c.near_k, c.offs, c.totals, F);
             scan_counts(c.far_k, c.far_offs, c.far_totals, F);
         }
         for (unsigned t = 0; t < num_types; ++t) {
-            c.spawned += c.totals[t] + c.far_totals[t];
+            x.spawned += c.totals[t] + c.far_totals[t];
         }
     }
 
@@ -741,7 +746,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     /// ring (work-sharing policies), and packing goes on; only when no ring takes a front does the run
     /// fail (every value here is uniform). True when it failed (the status word says why).
     CANOPY_DEVICE bool pack_children(const ctx_t& ctx, unsigned wg, unsigned sg, bool leader, unsigned lane,
-                                     child_counts& c, loop_state& s) const {
+                                     child_counts& c, child_split& x, loop_state& s) const {
         const unsigned F = subgroup_size();
         const bool prio = order == task_order::priority;
         for (unsigned u = 0; u < (prio ? 2 * num_types : num_types); ++u) {
@@ -786,7 +791,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 const unsigned used = top < hi - placed ? top : hi - placed; // into the newest front
                 const unsigned rest = hi - placed - used;
                 const unsigned need = (rest + F - 1) / F; // new fronts
-                place_chunk(ctx, sg, t, far, c.theta, off, mine_k, placed, hi, top, have, s.pt);
+                place_chunk(ctx, sg, t, far, x.theta, off, mine_k, placed, hi, top, have, s.pt);
                 if (leader) {
                     if (used > 0) {
                         private_slot(sg, s.pt - 1).set_header(t, have + used);
@@ -798,7 +803,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 }
                 s.pt += need;
                 placed = hi;
-                c.far_fronts += far ? need : 0;
+                x.far_fronts += far ? need : 0;
             }
         }
         return false;
@@ -837,16 +842,16 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     /// order priority, every lane: the least far priority to far_min (relaxed, an order hint), then
     /// the far fronts (a spill may have taken some: at most the private ring's contents) to the far
     /// ring; what does not fit runs here, as near work.
-    CANOPY_DEVICE void defer_far(const child_counts& c, unsigned wg, unsigned sg, bool leader, unsigned lane,
+    CANOPY_DEVICE void defer_far(const child_split& x, unsigned wg, unsigned sg, bool leader, unsigned lane,
                                  loop_state& s) const {
         const unsigned F = subgroup_size();
         const unsigned below =
-            exclusive_scan(c.least_far, ~0u, [](unsigned a, unsigned b) { return a < b ? a : b; });
-        const unsigned least = broadcast(below < c.least_far ? below : c.least_far, F - 1);
+            exclusive_scan(x.least_far, ~0u, [](unsigned a, unsigned b) { return a < b ? a : b; });
+        const unsigned least = broadcast(below < x.least_far ? below : x.least_far, F - 1);
         if (leader) {
             far_min().fetch_min(least, std::memory_order_relaxed);
         }
-        const unsigned n = c.far_fronts < s.pt - s.ph ? c.far_fronts : s.pt - s.ph;
+        const unsigned n = x.far_fronts < s.pt - s.ph ? x.far_fronts : s.pt - s.ph;
         move_out(wg, sg, s.ph, s.pt, n, to_far, true, leader, lane, s.cnt);
     }
 
@@ -931,7 +936,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         const unsigned lane = lane_id();
         const bool leader = lane == 0;
         const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
+        unsigned cnt[num_counters] = {};
         loop_state s;
+        s.cnt = cnt;
         s.cursor = wg;
         ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity, dev);
         const bool traced = leader && tracing(); // --trace (platform/trace.hpp): read once
@@ -968,6 +975,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
 
             // ---- count, then pack (into the private ring; spilling outward when it would overflow) ----
             child_counts c;
+            child_split x;
             const bool staging_overflow = tally_children(ctx, F, c); // every lane has finished its task
             if (traced) {
                 trace_span(trace_kind::run, run_since, r.count);
@@ -979,11 +987,11 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 }
                 continue;
             }
-            classify_children(ctx, F, leader, c);
+            classify_children(ctx, F, leader, c, x);
             if (leader) {
                 // Before any child can be published: a spill below hands fronts to other sub-groups
                 // mid-pack, and they must not finish a child before it is counted.
-                const unsigned left = this->count_front(r.count, c.spawned, sg, s.cnt);
+                const unsigned left = this->count_front(r.count, x.spawned, sg, s.cnt);
                 if (devices > 1 && left == 0) {
                     device_dry(s.cnt); // several devices: this device has no task left
                 }
@@ -991,17 +999,17 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                     trace_count(trace_counter::outstanding, 0, left);
                 }
             }
-            const bool overflow = pack_children(ctx, wg, sg, leader, lane, c, s);
+            const bool overflow = pack_children(ctx, wg, sg, leader, lane, c, x, s);
             // Lanes -> leader hand-off of the packed payloads (at the private scope).
             handoff_barrier();
             if (overflow) {
                 continue;
             }
-            if (order == task_order::priority && c.far_fronts != 0) {
-                defer_far(c, wg, sg, leader, lane, s);
+            if (order == task_order::priority && x.far_fronts != 0) {
+                defer_far(x, wg, sg, leader, lane, s);
             }
             if (traced) {
-                trace_span(trace_kind::pack, pack_since, c.spawned);
+                trace_span(trace_kind::pack, pack_since, x.spawned);
             }
 
             // ---- share on demand ----

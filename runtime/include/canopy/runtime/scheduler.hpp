@@ -394,7 +394,10 @@ template <policy P, class... Tasks> struct scheduler {
     /// the same copy), save the counters, which only the leader's count and write.
     struct loop_state {
         unsigned ph = 0, pt = 0; // the private queue's indices: its fronts are [ph, pt)
-        unsigned cnt[num_counters] = {};
+        // The leader's counters: an array of the caller's (operator()'s), not a member, so that the
+        // scalars here stay in registers (an aggregate with a dynamically indexed array member is
+        // kept in local memory whole on sm_90: 16 to 48 more stack bytes a kernel, measured).
+        unsigned* cnt = nullptr;
         bool pending = false;     // steal-emulated: a request is posted and not yet answered
         unsigned cursor = 0;      // the last victim asked (steal-emulated) or probed (steal-rsp)
         unsigned system_tick = 0; // ring core, several devices: fronts since the last look at the system
@@ -579,7 +582,9 @@ template <policy P, class... Tasks> struct scheduler {
         const unsigned lane = lane_id();
         const bool leader = lane == 0;
         const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
+        unsigned cnt[num_counters] = {};
         loop_state s;
+        s.cnt = cnt;
         s.cursor = wg;
         ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity);
         const bool traced = leader && tracing(); // --trace (platform/trace.hpp): read once
