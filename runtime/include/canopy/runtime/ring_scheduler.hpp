@@ -228,11 +228,16 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             kind = detail::pk_workgroup;
             return true;
         }
-        s = device_ring(home).template reserve_pop<dev_access>(1);
-        if (s.n != 0) {
-            aux = s.first;
-            ring = home;
-            kind = detail::pk_device;
+        const auto take_device = [&](unsigned k) {
+            s = device_ring(k).template reserve_pop<dev_access>(1);
+            if (s.n != 0) {
+                aux = s.first;
+                ring = k;
+                kind = detail::pk_device;
+            }
+            return s.n != 0;
+        };
+        if (take_device(home)) {
             return true;
         }
         if (L.device_rings > 1) {
@@ -240,11 +245,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             // pollers, not every idle sub-group of the device (a CAS race on one head word per hand-off).
             probe = probe + 1 == L.device_rings ? 0 : probe + 1;
             probe = probe == home ? (probe + 1 == L.device_rings ? 0 : probe + 1) : probe;
-            s = device_ring(probe).template reserve_pop<dev_access>(1);
-            if (s.n != 0) {
-                aux = s.first;
-                ring = probe;
-                kind = detail::pk_device;
+            if (take_device(probe)) {
                 return true;
             }
         }
@@ -793,13 +794,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 const unsigned need = (rest + F - 1) / F; // new fronts
                 place_chunk(ctx, sg, t, far, x.theta, off, mine_k, placed, hi, top, have, s.pt);
                 if (leader) {
-                    if (used > 0) {
-                        private_slot(sg, s.pt - 1).set_header(t, have + used);
-                    }
-                    for (unsigned k = 0; k < need; ++k) {
-                        const unsigned left = rest - k * F;
-                        private_slot(sg, s.pt + k).set_header(t, left < F ? left : F);
-                    }
+                    this->set_packed_headers(sg, s.pt, t, have, used, rest, need);
                 }
                 s.pt += need;
                 placed = hi;

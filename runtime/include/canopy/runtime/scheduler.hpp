@@ -446,6 +446,20 @@ template <policy P, class... Tasks> struct scheduler {
         cnt[c_partial] += count < F ? 1 : 0;
     }
 
+    /// The leader, after the lanes packed `used` more tasks of type t into the newest private front
+    /// (which held `have`) and `rest` into `need` new fronts from ticket pt: their headers (both cores).
+    CANOPY_DEVICE void set_packed_headers(unsigned sg, unsigned pt, unsigned t, unsigned have, unsigned used,
+                                          unsigned rest, unsigned need) const {
+        const unsigned F = subgroup_size();
+        if (used > 0) {
+            private_slot(sg, pt - 1).set_header(t, have + used);
+        }
+        for (unsigned k = 0; k < need; ++k) {
+            const unsigned left = rest - k * F;
+            private_slot(sg, pt + k).set_header(t, left < F ? left : F);
+        }
+    }
+
     /// Every lane (the locked core): packs the front's children, type by type, into the private
     /// queue, topping up its newest front of the same type; offsets from an exclusive_sum, no atomics.
     /// True when the private queue would overflow (reported); `spawned` the children packed.
@@ -497,13 +511,7 @@ template <policy P, class... Tasks> struct scheduler {
                 }
             }
             if (leader) {
-                if (room > 0) {
-                    private_slot(sg, s.pt - 1).set_header(t, have + room);
-                }
-                for (unsigned c = 0; c < need; ++c) {
-                    const unsigned left = rest - c * F;
-                    private_slot(sg, s.pt + c).set_header(t, left < F ? left : F);
-                }
+                set_packed_headers(sg, s.pt, t, have, room, rest, need);
             }
             s.pt += need;
             spawned += total;
