@@ -154,7 +154,7 @@ TEST(RuntimeHang, BoundedSpinTurnsALostTaskIntoAReport) {
         mem.fill_zero();
         const unsigned one = 1;
         mem.upload_at(L.outstanding, &one, 1);
-        const sched_t s{std::tuple<task>{task{leaves.data()}}, mem.data(), L};
+        const sched_t s{{std::tuple<task>{task{leaves.data()}}, mem.data(), L}};
         canopy::launch({.grid = 2, .block = 32}, rt::detail::plain_kernel<sched_t>{s});
         unsigned status = 0;
         mem.download_at(L.status, &status, 1);

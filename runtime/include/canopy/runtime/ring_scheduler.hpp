@@ -44,24 +44,22 @@
 #include "canopy/platform/subgroup.hpp"
 #include "canopy/platform/trace.hpp"
 #include "canopy/queues/front_ring.hpp"
-#include "canopy/runtime/priority_words.hpp"
-#include "canopy/runtime/scheduler.hpp"
+#include "canopy/runtime/core_base.hpp"
+#include "canopy/runtime/level_device.hpp"
+#include "canopy/runtime/level_workgroup.hpp"
+#include "canopy/runtime/order_priority.hpp"
 #include "canopy/runtime/system_level.hpp"
 #include "canopy/runtime/task_order.hpp"
 
 namespace canopy::runtime {
 
-template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks...> {
-    using base = scheduler<P, Tasks...>;
+template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks...> {
+    using base = core_base<P, Tasks...>;
     using base::dispatch;
     using base::handoff_barrier;
     using base::L;
-    using base::mailbox_front;
-    using base::mailbox_granted;
-    using base::mailbox_state;
     using base::mem;
     using base::outstanding;
-    using base::post_request;
     using base::private_slot;
     using base::status;
     using base::write_stats;
@@ -69,6 +67,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     using typename base::dev_access;
     using typename base::dev_push_access;
     using typename base::loop_state;
+    using typename base::steal;
     using typename base::thief_access;
     using typename base::traits;
     using typename base::wg_access;
@@ -76,15 +75,13 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     static constexpr unsigned num_types = base::num_types;
     static constexpr scope Sp = base::Sp;
     static constexpr scope Swg = traits::workgroup_scope;
+    static constexpr bool rings = true; // the steal strategies' take per queue design
 
     task_order order = task_order::lifo;
     unsigned max_share = 8;
-    // steal-rsp: the most fronts one steal takes (the count rides in 5 bits of the pick's broadcast).
-    static constexpr unsigned steal_batch_max = 16;
     unsigned delta = 1; // order priority: the bucket width
 
     // ---- the system level (system_level.hpp): several devices; devices == 1 leaves it unused ----
-    using sys_access = queues::scoped_access<scope::system>;
     unsigned* sys = nullptr; // the system buffer (memory every device reaches)
     unsigned devices = 1;    // devices of the run
     unsigned dev = 0;        // this sub-group's device
@@ -105,23 +102,6 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         ++cnt[c_device_dry];
     }
 
-    /// A hungry device's leader (the device is dry, or half its sub-groups are idle): counts the device
-    /// hungry (once) and takes a front from the system ring. True with the ticket in `aux` when it took
-    /// one: its tasks are counted on this device already.
-    CANOPY_DEVICE bool take_from_system(unsigned& aux) const {
-        sys_level().hungry();
-        const queues::front_ring q = system_ring();
-        // Acquire at system scope (inside reserve_pop): the donor's system-scope release of the front.
-        const queues::ring_span r = q.template reserve_pop<sys_access>(1);
-        if (r.n == 0) {
-            return false;
-        }
-        // The header, read after the acquire.
-        sys_level().taken(outstanding(), q.slot(r.first).count());
-        aux = r.first;
-        return true;
-    }
-
     /// Busy again (fewer than half the device's sub-groups idle): the device leaves the hungry count.
     CANOPY_DEVICE void sated() const { sys_level().sated(); }
 
@@ -129,91 +109,44 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     CANOPY_DEVICE queues::front_ring device_ring(unsigned k) const {
         return {mem + L.device_ring_at(k), L.device_capacity, L.shape};
     }
-    CANOPY_DEVICE unsigned home_ring(unsigned wg) const { return wg % L.device_rings; }
+    CANOPY_DEVICE unsigned home_ring(unsigned wg) const {
+        return device_level<traits>::home(wg, L.device_rings);
+    }
     CANOPY_DEVICE queues::front_ring workgroup_ring(unsigned wg) const {
         return {mem + L.workgroup_queue_at(wg), L.workgroup_capacity, L.shape};
     }
-    /// order priority: the far ring (device scope, like the device ring: every work-group uses it).
-    CANOPY_DEVICE queues::front_ring far_ring() const { return {mem + L.far_queue, L.far_capacity, L.shape}; }
-    // order priority's words (priority_words.hpp: each one's meaning and why relaxed at device scope).
-    CANOPY_DEVICE atomic_ref<unsigned, scope::device> priority_word(unsigned w) const {
-        return atomic_ref<unsigned, scope::device>(mem[L.priority + w]);
-    }
-    CANOPY_DEVICE atomic_ref<unsigned, scope::device> far_tasks() const {
-        return priority_word(priority_words::far_tasks);
-    }
-    CANOPY_DEVICE atomic_ref<unsigned, scope::device> threshold() const {
-        return priority_word(priority_words::threshold);
-    }
-    CANOPY_DEVICE atomic_ref<unsigned, scope::device> far_open() const {
-        return priority_word(priority_words::far_open);
-    }
-    CANOPY_DEVICE atomic_ref<unsigned, scope::device> far_min() const {
-        return priority_word(priority_words::far_min);
-    }
 
-    // Idle counts: relaxed RMWs and loads. They are hints that decide how much to share and carry no
-    // data (the fronts are published by the rings' releases), so a stale count costs a front shared
-    // too many or too few, never a lost or unsynchronized one. The device count at device scope (every
-    // work-group reads it), a work-group's count at its ring's scope.
+    // ---- the level stack, narrowest first: the private ring (loop_state's tickets), the work-group
+    // ring, the device rings, the system ring (several devices), the far ring (order priority). Every
+    // shared level offers the same operations (take, hand_back, reserve, publish, queued); each one's
+    // scopes and orders are argued in its header.
+    CANOPY_DEVICE workgroup_level<traits> wg_level(unsigned wg) const {
+        return {workgroup_ring(wg), mem + L.idle_workgroup(wg)};
+    }
+    CANOPY_DEVICE device_level<traits> dev_level(unsigned k) const { return {device_ring(k)}; }
+    CANOPY_DEVICE system_ring_level sys_ring() const { return {sys_level(), system_ring(), outstanding()}; }
+    CANOPY_DEVICE priority_order<traits> prio() const { return {mem, L, delta}; }
+    /// Work-group v's advert word (thieves poll it: steal_strategy.hpp).
+    CANOPY_DEVICE unsigned* advert_word(unsigned v) const { return workgroup_ring(v).advert_word(); }
+    // The device's hungry sub-groups: relaxed RMWs and loads at device scope (every work-group reads
+    // it). A hint that decides how much to share and carries no data (the fronts are published by the
+    // rings' releases), so a stale count costs a front shared too many or too few, never a lost or
+    // unsynchronized one. A work-group's count is its level's (level_workgroup.hpp).
     CANOPY_DEVICE atomic_ref<unsigned, scope::device> idle_device() const {
         return atomic_ref<unsigned, scope::device>(mem[L.idle_device()]);
     }
-    CANOPY_DEVICE atomic_ref<unsigned, Swg> idle_workgroup(unsigned wg) const {
-        return atomic_ref<unsigned, Swg>(mem[L.idle_workgroup(wg)]);
-    }
-
-    /// steal policies: the work-group ring's size, at device scope for thieves in other work-groups.
-    /// Relaxed: a hint (a thief that reads a stale advert asks or probes in vain, or waits a poll).
-    CANOPY_DEVICE void advertise(const queues::front_ring& q) const {
-        if constexpr (traits::steal_emulated || traits::steal_rsp) {
-            atomic_ref<unsigned, scope::device>(*q.advert_word())
-                .store(q.template size_hint<wg_access>(), std::memory_order_relaxed);
-        }
-    }
-
     /// steal-emulated, the ring core's owner side (answer_request): the oldest front of its ring.
     CANOPY_DEVICE void service_request(unsigned wg, unsigned* cnt) const {
-        this->answer_request(wg, cnt, [&](unsigned thief) {
-            const queues::front_ring q = workgroup_ring(wg);
-            // Reserve at the ring's (work-group) scope: the producer's release of the front is acquired.
-            const queues::ring_span s = q.template reserve_pop<wg_access>(1);
-            if (s.n != 0) {
-                mailbox_front(thief).copy_from(q.slot(s.first));
-                q.template release<wg_access>(s); // this leader read the slot: hand it back at WG scope
-                advertise(q);
+        this->mailboxes().answer(wg, cnt, [&](unsigned thief) {
+            const workgroup_level<traits> w = wg_level(wg);
+            unsigned ticket = 0;
+            if (!w.take(ticket)) {
+                return false;
             }
-            return s.n != 0;
+            this->mailboxes().front(thief).copy_from(w.ring().slot(ticket));
+            w.hand_back(ticket); // this leader read the slot
+            return true;
         });
-    }
-
-    /// order priority, an idle leader: when far fronts exist, none is open, and every outstanding task
-    /// is far (far tasks read first, then the outstanding count: far tasks only grow while nothing is
-    /// open, and outstanding >= far tasks always, so equal reads mean no near task existed at the second
-    /// read, save a pop that raced with the opening), opens every far front and raises the threshold
-    /// to the least far priority + delta - 1. One leader wins the CAS on the open ticket.
-    CANOPY_DEVICE void open_next_bucket() const {
-        const queues::front_ring fq = far_ring();
-        const unsigned tail = dev_access::load(fq.tail_word(), std::memory_order_relaxed);
-        const unsigned head = dev_access::load(fq.head_word(), std::memory_order_relaxed);
-        unsigned open = far_open().load(std::memory_order_relaxed);
-        if (tail == head || static_cast<int>(open - head) > 0) {
-            return; // nothing far, or an open bucket still has fronts
-        }
-        const unsigned far = far_tasks().load(std::memory_order_relaxed);
-        if (atomic_ref<unsigned, scope::device>(*outstanding()).load(std::memory_order_relaxed) != far) {
-            return;
-        }
-        if (!far_open().compare_exchange_strong(open, tail, std::memory_order_relaxed,
-                                                std::memory_order_relaxed)) {
-            return;
-        }
-        const unsigned least = far_min().exchange(~0u, std::memory_order_relaxed);
-        const unsigned th = threshold().load(std::memory_order_relaxed);
-        const unsigned next = least == ~0u ? th + delta : least > ~0u - delta ? ~0u : least + delta - 1;
-        if (next > th) {
-            threshold().store(next, std::memory_order_relaxed);
-        }
     }
 
     /// The leader's poll of the shared rings, in order: its work-group ring, its home device ring, one
@@ -222,29 +155,23 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     /// (and the ring in `ring`) when one had a front: the slot is handed back after the lanes read it.
     CANOPY_DEVICE bool take_shared(unsigned wg, unsigned home, unsigned& probe, bool idle, unsigned& aux,
                                    unsigned& ring, unsigned& kind) const {
-        queues::ring_span s = workgroup_ring(wg).template reserve_pop<wg_access>(1);
-        if (s.n != 0) {
-            aux = s.first;
+        if (wg_level(wg).take(aux)) {
             kind = detail::pk_workgroup;
             return true;
         }
         const auto take_device = [&](unsigned k) {
-            s = device_ring(k).template reserve_pop<dev_access>(1);
-            if (s.n != 0) {
-                aux = s.first;
+            const bool took = dev_level(k).take(aux);
+            if (took) {
                 ring = k;
                 kind = detail::pk_device;
             }
-            return s.n != 0;
+            return took;
         };
         if (take_device(home)) {
             return true;
         }
         if (L.device_rings > 1) {
-            // Idle polls look at the home device ring and one other, in turn: each ring has a few
-            // pollers, not every idle sub-group of the device (a CAS race on one head word per hand-off).
-            probe = probe + 1 == L.device_rings ? 0 : probe + 1;
-            probe = probe == home ? (probe + 1 == L.device_rings ? 0 : probe + 1) : probe;
+            probe = device_level<traits>::next_probe(probe, home, L.device_rings);
             if (take_device(probe)) {
                 return true;
             }
@@ -252,104 +179,31 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         if (devices > 1 && idle && 2 * idle_device().load(std::memory_order_relaxed) >= L.subgroups()) {
             // Several devices, half of this one idle: work from the system ring before the device's
             // own stealing (a device with one long front has tasks, but its sub-groups have none).
-            if (take_from_system(aux)) {
+            if (sys_ring().take(aux)) {
                 kind = detail::pk_system;
                 return true;
             }
         }
-        if (order == task_order::priority) {
-            // The far ring's fronts before its open ticket belong to open buckets.
-            const queues::front_ring fq = far_ring();
-            const unsigned open = far_open().load(std::memory_order_relaxed);
-            const unsigned head = dev_access::load(fq.head_word(), std::memory_order_relaxed);
-            if (static_cast<int>(open - head) > 0) {
-                s = fq.template reserve_pop<dev_access>(1);
-                if (s.n != 0) {
-                    aux = s.first;
-                    kind = detail::pk_far;
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    /// steal-rsp, an idle leader: probes the next victim (round robin from `cursor`) and takes half of
-    /// what its work-group ring advertises with one remote-promoted reservation. True with the first
-    /// ticket in `aux` and `ring` = victim << 5 | fronts (steal_word). `backoff` / `fails`: probes to
-    /// skip after a failed attempt, and how many failed in a row.
-    CANOPY_DEVICE bool steal_rsp(unsigned wg, unsigned nwg, unsigned private_fronts, unsigned& backoff,
-                                 unsigned& fails, unsigned& cursor, unsigned& aux, unsigned& ring,
-                                 unsigned* cnt) const {
-        if (nwg <= 1) {
-            return false;
-        }
-        if (backoff != 0) {
-            --backoff; // backing off after a failed attempt (below)
-            return false;
-        }
-        cursor = (cursor + 1) % nwg;
-        if (cursor == wg) {
-            cursor = (cursor + 1) % nwg;
-        }
-        const unsigned v = cursor; // the victim
-        const queues::front_ring vq = workgroup_ring(v);
-        // The advert first (a relaxed device-scope load, as an idle thief on hardware would poll):
-        // remote-promoted operations only where there is work to take.
-        const unsigned adv =
-            atomic_ref<unsigned, scope::device>(*vq.advert_word()).load(std::memory_order_relaxed);
-        if (adv == 0 || private_fronts >= L.private_capacity) {
-            return false;
-        }
-        ++cnt[c_rsp_attempts];
-        // Half of what the advert shows (steal-half), up to max_share and what the private ring can
-        // take besides the front this sub-group runs at once.
-        unsigned want = (adv + 1) / 2;
-        want = want < max_share ? want : max_share;
-        const unsigned room = L.private_capacity - private_fronts + 1;
-        want = want < room ? want : room;
-        want = want < steal_batch_max ? want : steal_batch_max;
-        // Remote-promoted (device, remote) reservation on the victim's work-group-scope ring: the
-        // victim's work-group-scope releases become visible to this thief. Its lanes read the fronts in
-        // place; the leader hands the slots back (a promoted release) after they have (hand_back).
-        const queues::ring_span r = vq.template reserve_pop<thief_access>(want);
-        if (r.n != 0) {
-            aux = r.first;
-            ring = steal_word(v, r.n);
-            cnt[c_steals_received] += r.n; // fronts (one steal: fronts[lvl_stolen])
+        if (order == task_order::priority && prio().take(aux)) {
+            kind = detail::pk_far;
             return true;
         }
-        // The advert showed work but another thief (or the owner) took it first: this attempt's
-        // promoted operations stalled every CU for nothing. Skip the next 1, 3, 7, ..., 63 probes, so
-        // that a crowd of idle thieves does not stall the device with failed attempts (each promoted
-        // RMW locks every CU's RMW unit; RSP Table 3, rows 6 and 9).
-        fails = fails < 6 ? fails + 1 : 6;
-        backoff = (1u << fails) - 1;
         return false;
     }
-
-    /// steal-rsp's pick word: the victim work-group and the fronts reserved there (at most
-    /// steal_batch_max < 32: five bits), in the word that names the device ring for other picks.
-    CANOPY_DEVICE static unsigned steal_word(unsigned victim, unsigned fronts) {
-        return victim << 5 | fronts;
-    }
-    CANOPY_DEVICE static unsigned steal_victim(unsigned word) { return word >> 5; }
-    CANOPY_DEVICE static unsigned steal_fronts(unsigned word) { return word & 31u; }
 
     /// Leader: chooses the next front (pk_* as the locked core). For the shared rings the reserved
     /// ticket is in `aux` (the slot is handed back after the lanes have read it); `ring` says which
-    /// device ring (pk_device) or, for pk_rsp, the victim and the fronts reserved (steal_word).
-    CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned ph, unsigned pt,
-                                unsigned& aux, unsigned& ring, bool& pending, unsigned& cursor,
-                                unsigned* cnt) const {
+    /// device ring (pk_device) or, for pk_rsp, the victim and the fronts reserved (rsp_thief::word).
+    CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned& aux, unsigned& ring,
+                                loop_state& s) const {
         const unsigned home = home_ring(wg);
         unsigned probe = home; // the other device ring an idle poll looks at (take_shared)
         unsigned kind = detail::pk_done;
-        unsigned rsp_backoff = 0, rsp_fails = 0; // steal-rsp: probes to skip after a failed attempt
+        rsp_thief::backoff_state backoff; // steal-rsp: probes to skip after a failed attempt
         bool idle = false;
         std::uint64_t idle_since = 0; // --trace: the first poll that found nothing
         const bool in_time = spin_until_bounded([&] {
-            if (base::pick_before_queues(*this, wg, sg, ph, pt, pending, cnt, kind)) {
+            if (base::pick_before_queues(*this, wg, sg, s.ph, s.pt, s.pending, s.cnt, kind)) {
                 return true;
             }
             // Exact termination, before the shared rings: a launch with nothing left (or nothing at
@@ -362,7 +216,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                 // Several devices: this one is dry. The run ends when the credits read 0 (no task
                 // anywhere, none can appear: system_level.hpp); until then, take from the system ring.
                 if (devices > 1) {
-                    if (take_from_system(aux)) {
+                    if (sys_ring().take(aux)) {
                         kind = detail::pk_system;
                         return true;
                     }
@@ -376,27 +230,23 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             if (take_shared(wg, home, probe, idle, aux, ring, kind)) {
                 return true;
             }
-            if constexpr (traits::steal_emulated) {
-                post_request(wg, nwg, sg, pending, cursor, cnt,
-                             [&](unsigned v) { return workgroup_ring(v).advert_word(); });
-            }
-            if constexpr (traits::steal_rsp) {
-                if (steal_rsp(wg, nwg, pt - ph, rsp_backoff, rsp_fails, cursor, aux, ring, cnt)) {
-                    kind = detail::pk_rsp;
-                    return true;
-                }
+            // The steal strategy: steal-emulated asks (the front arrives in the mailbox); steal-rsp
+            // reserves fronts at a victim (ring = rsp_thief::word(victim, fronts)).
+            if (steal::on_idle(*this, wg, nwg, sg, s, backoff, aux, ring)) {
+                kind = detail::pk_rsp;
+                return true;
             }
             if (!idle) {
                 // Hungry from now on: counted where sharers look (relaxed; see idle_device()).
                 idle = true;
                 idle_since = tracing() ? trace_clock() : 0;
-                idle_workgroup(wg).fetch_add(1u, std::memory_order_relaxed);
+                wg_level(wg).idle().fetch_add(1u, std::memory_order_relaxed);
                 // Every policy: work-sharing ones share into the device ring by it, steal policies
                 // stock their work-group ring for the thieves it counts.
                 idle_device().fetch_add(1u, std::memory_order_relaxed);
             }
             if (order == task_order::priority) {
-                open_next_bucket();
+                prio().open_next_bucket(outstanding());
             }
             return false;
         });
@@ -404,7 +254,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             if (tracing()) {
                 trace_span(trace_kind::idle, idle_since);
             }
-            idle_workgroup(wg).fetch_sub(1u, std::memory_order_relaxed);
+            wg_level(wg).idle().fetch_sub(1u, std::memory_order_relaxed);
             idle_device().fetch_sub(1u, std::memory_order_relaxed);
         }
         if (!in_time) {
@@ -434,6 +284,23 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     /// Where move_out puts fronts.
     enum target : unsigned { to_workgroup = 0, to_device = 1, to_far = 2, to_system = 3 };
 
+    /// The level a move targets, given to `op` (the same operations on every level, each its own type).
+    /// to_device: the device ring ring_offset after the home ring.
+    template <class Op>
+    CANOPY_DEVICE auto at_target(unsigned where, unsigned wg, unsigned ring_offset, Op&& op) const {
+        if (where == to_far) {
+            return op(prio());
+        }
+        if (where == to_system) {
+            return op(sys_ring());
+        }
+        if (where == to_device) {
+            const unsigned k = home_ring(wg) + ring_offset;
+            return op(dev_level(k < L.device_rings ? k : k - L.device_rings));
+        }
+        return op(wg_level(wg));
+    }
+
     /// Every lane: moves up to `want` private fronts — the oldest (from ph on), or with `newest` the
     /// newest (ending at pt) — into the work-group, device or far ring, as many as it has free slots for
     /// (one reservation); returns how many moved (uniform) and advances ph (or pulls pt back) past them.
@@ -442,22 +309,16 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     CANOPY_DEVICE unsigned move_out(unsigned wg, unsigned sg, unsigned& ph, unsigned& pt, unsigned want,
                                     unsigned where, bool newest, bool leader, unsigned lane, unsigned* cnt,
                                     unsigned ring_offset = 0) const {
-        const queues::front_ring q = where == to_far      ? far_ring()
-                                     : where == to_system ? system_ring()
-                                     : where == to_device
-                                         ? device_ring(home_ring(wg) + ring_offset < L.device_rings
-                                                           ? home_ring(wg) + ring_offset
-                                                           : home_ring(wg) + ring_offset - L.device_rings)
-                                         : workgroup_ring(wg);
+        // The level `where` names: every operation below is that level's (its header argues the scopes).
+        const auto to = [&](auto&& op) { return at_target(where, wg, ring_offset, op); };
+        const queues::front_ring q = to([](const auto& level) { return level.ring(); });
         const bool traced = leader && tracing(); // --trace: a share span when fronts move
         const std::uint64_t since = traced ? trace_clock() : 0;
         queues::ring_span r;
         if (leader && want != 0) {
             // Acquire at the ring's scope (inside reserve_push): the consumers that freed these slots
             // have finished reading them.
-            r = where == to_system      ? q.template reserve_push<sys_access>(want)
-                : where != to_workgroup ? q.template reserve_push<dev_access>(want)
-                                        : q.template reserve_push<wg_access>(want);
+            r = to([&](const auto& level) { return level.reserve(want); });
         }
         r.first = broadcast(r.first, 0);
         r.n = broadcast(r.n, 0);
@@ -476,29 +337,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         // Lanes -> leader: every lane's copy comes before the leader's release that publishes them.
         handoff_barrier();
         if (leader) {
-            if (where == to_system) {
-                // The tasks' credit before they leave this device's count (system_level.hpp); the
-                // system-scope release publishes them to every device; then this device's count falls,
-                // with a device-scope release that the sub-group making it 0 acquires.
-                sys_level().credit_donation(moved_tasks);
-                q.template publish<sys_access>(r);
-                if (sys_level().donated(outstanding(), moved_tasks)) {
-                    ++cnt[c_device_dry];
-                }
-                cnt[c_donate_system] += r.n;
-            } else if (where == to_far) {
-                // Counted before they can be taken (far tasks <= outstanding at every moment).
-                far_tasks().fetch_add(moved_tasks, std::memory_order_relaxed);
-                q.template publish<dev_push_access>(r);
-                cnt[c_deferred] += r.n;
-            } else if (where == to_device) {
-                q.template publish<dev_push_access>(r); // device-scope release (HRF-indirect: the wide one)
-                cnt[c_donate_device] += r.n;
-            } else {
-                q.template publish<wg_access>(r);
-                advertise(q);
-                cnt[c_donate_wg] += r.n;
-            }
+            // The release that publishes the fronts, with the level's own counting (the system
+            // level's credits, the far ring's far tasks).
+            to([&](const auto& level) { level.publish(r, moved_tasks, cnt); });
             if (traced && where != to_far) { // a far move is part of packing
                 trace_span(trace_kind::share, since, r.n);
             }
@@ -561,7 +402,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     }
 
     /// The front a sub-group picked, as every lane sees it after the pick's one broadcast: the kind
-    /// (detail::pk_*), the reserved ticket (shared rings) and the device ring or steal_word.
+    /// (detail::pk_*), the reserved ticket (shared rings) and the device ring or rsp_thief::word.
     struct picked_front {
         unsigned kind, ticket, ring;
     };
@@ -574,14 +415,14 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         unsigned mine;     // pk_private: the private ticket that order runs next
     };
 
-    /// The pick, in one broadcast: the ring (pk_rsp: steal_word) rides in the kind's word (kinds < 16),
+    /// The pick, in one broadcast: the ring (pk_rsp: rsp_thief::word) rides in the kind's word (kinds < 16),
     /// the ticket in the high half. Every collective of the loop runs once per front; on the emulator
     /// each costs a fiber switch per lane, on a GPU a shuffle or two.
     CANOPY_DEVICE picked_front pick_front(unsigned wg, unsigned nwg, unsigned sg, bool leader,
                                           loop_state& s) const {
         unsigned aux = 0, ring = 0, kind = detail::pk_done;
         if (leader) {
-            kind = pick(wg, nwg, sg, s.ph, s.pt, aux, ring, s.pending, s.cursor, s.cnt);
+            kind = pick(wg, nwg, sg, aux, ring, s);
         }
         const unsigned long long picked =
             broadcast(static_cast<unsigned long long>(aux) << 32 | (kind | ring << 4), 0);
@@ -592,9 +433,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     /// The ring a picked front is in (pk_private and pk_mailbox: none; the caller uses the slot).
     CANOPY_DEVICE queues::front_ring source_ring(const picked_front& p, unsigned wg) const {
         return p.kind == detail::pk_device   ? device_ring(p.ring)
-               : p.kind == detail::pk_far    ? far_ring()
+               : p.kind == detail::pk_far    ? prio().far_ring()
                : p.kind == detail::pk_system ? system_ring()
-               : p.kind == detail::pk_rsp    ? workgroup_ring(steal_victim(p.ring))
+               : p.kind == detail::pk_rsp    ? workgroup_ring(rsp_thief::victim(p.ring))
                                              : workgroup_ring(wg);
     }
 
@@ -607,9 +448,9 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                                          unsigned lane, const loop_state& s, unsigned (&words)[W]) const {
         const unsigned F = subgroup_size();
         read_front r{};
-        r.stolen_n = p.kind == detail::pk_rsp ? steal_fronts(p.ring) : 0;
-        r.mine = order == task_order::lifo ? s.pt - 1 : s.ph;
-        const queues::front_ref f = p.kind == detail::pk_mailbox   ? mailbox_front(sg)
+        r.stolen_n = p.kind == detail::pk_rsp ? rsp_thief::fronts(p.ring) : 0;
+        r.mine = next_private(order, s.ph, s.pt);
+        const queues::front_ref f = p.kind == detail::pk_mailbox   ? this->mailboxes().front(sg)
                                     : p.kind == detail::pk_private ? private_slot(sg, r.mine)
                                                                    : source_ring(p, wg).slot(p.ticket);
         r.type = f.type();
@@ -640,23 +481,18 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         const unsigned F = subgroup_size();
         if (leader) {
             if (p.kind == detail::pk_workgroup) {
-                workgroup_ring(wg).template release<wg_access>({p.ticket, 1}); // release at the ring's scope
-                advertise(workgroup_ring(wg));
+                wg_level(wg).hand_back(p.ticket);
             } else if (p.kind == detail::pk_device) {
-                device_ring(p.ring).template release<dev_access>({p.ticket, 1}); // release at device scope
+                dev_level(p.ring).hand_back(p.ticket);
             } else if (p.kind == detail::pk_far) {
-                far_ring().template release<dev_access>({p.ticket, 1}); // release at device scope
-                // No longer far (still outstanding until they finish): far tasks <= outstanding.
-                far_tasks().fetch_sub(r.count, std::memory_order_relaxed);
+                prio().hand_back(p.ticket, r.count); // its tasks are no longer far
             } else if (p.kind == detail::pk_system) {
-                system_ring().template release<sys_access>({p.ticket, 1}); // release at system scope
+                sys_ring().hand_back(p.ticket);
             } else if (p.kind == detail::pk_rsp) {
                 // The promoted release hands the victim's slots back: its producers may reuse them.
                 source_ring(p, wg).template release<thief_access>({p.ticket, r.stolen_n});
             } else if (p.kind == detail::pk_mailbox) {
-                // Relaxed: only this thief reads its mailbox state until its next request (a release).
-                atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
-                    .store(detail::mb_empty, std::memory_order_relaxed);
+                this->mailboxes().emptied(sg);
                 ++s.cnt[c_steals_received];
             }
             if (r.bad) {
@@ -720,7 +556,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                                          child_split& x) const {
         if (order == task_order::priority) {
             if (leader) {
-                x.theta = threshold().load(std::memory_order_relaxed);
+                x.theta = prio().threshold();
             }
             x.theta = broadcast(x.theta, 0);
             for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
@@ -749,8 +585,8 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
     CANOPY_DEVICE bool pack_children(const ctx_t& ctx, unsigned wg, unsigned sg, bool leader, unsigned lane,
                                      child_counts& c, child_split& x, loop_state& s) const {
         const unsigned F = subgroup_size();
-        const bool prio = order == task_order::priority;
-        for (unsigned u = 0; u < (prio ? 2 * num_types : num_types); ++u) {
+        const bool by_priority = order == task_order::priority;
+        for (unsigned u = 0; u < (by_priority ? 2 * num_types : num_types); ++u) {
             const unsigned t = u % num_types;
             const bool far = u >= num_types;
             const unsigned off = far ? c.far_offs[t] : c.offs[t];
@@ -811,13 +647,13 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
                                    unsigned off, unsigned mine_k, unsigned placed, unsigned hi, unsigned top,
                                    unsigned have, unsigned pt) const {
         const unsigned F = subgroup_size();
-        const bool prio = order == task_order::priority;
+        const bool by_priority = order == task_order::priority;
         unsigned j = 0;
         // A lane with one type and class staged (the usual case) needs no word from memory.
         const bool only_t = mine_k == detail::context_access::staged(ctx);
         for (unsigned i = 0; i < detail::context_access::staged(ctx) && j < mine_k; ++i) {
             const unsigned* e = detail::context_access::entry(ctx, i);
-            if (!only_t && (ld(e) != t || (prio && (ld(e + 1) > theta) != far))) {
+            if (!only_t && (ld(e) != t || (by_priority && (ld(e + 1) > theta) != far))) {
                 continue;
             }
             const unsigned g = off + j++;
@@ -844,7 +680,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             exclusive_scan(x.least_far, ~0u, [](unsigned a, unsigned b) { return a < b ? a : b; });
         const unsigned least = broadcast(below < x.least_far ? below : x.least_far, F - 1);
         if (leader) {
-            far_min().fetch_min(least, std::memory_order_relaxed);
+            prio().note_least(least);
         }
         const unsigned n = x.far_fronts < s.pt - s.ph ? x.far_fronts : s.pt - s.ph;
         move_out(wg, sg, s.ph, s.pt, n, to_far, true, leader, lane, s.cnt);
@@ -860,13 +696,13 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         unsigned n = 0;
         unsigned where = to_workgroup;
         // Hunger counts and queue sizes: relaxed hints (idle_device()), never data.
-        const unsigned hw = idle_workgroup(wg).load(std::memory_order_relaxed);
-        const unsigned qw = workgroup_ring(wg).template size_hint<wg_access>();
+        const unsigned hw = wg_level(wg).idle().load(std::memory_order_relaxed);
+        const unsigned qw = wg_level(wg).queued();
         if (traced) {
             trace_count(trace_counter::workgroup_queue, wg, qw);
         }
         unsigned want = hw > qw ? hw - qw : 0;
-        if constexpr (traits::steal_emulated || traits::steal_rsp) {
+        if constexpr (steal::advertises) {
             // Thieves of other work-groups take from this ring: keep it stocked, with a front for each
             // hungry sub-group of the device while there are any (every busy work-group stocks for
             // them, and what no thief takes its own sub-groups run next).
@@ -878,7 +714,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
         }
         if (want == 0 && traits::donates_to_device) {
             const unsigned hd = idle_device().load(std::memory_order_relaxed);
-            const unsigned qd = device_ring(home_ring(wg)).template size_hint<dev_access>();
+            const unsigned qd = dev_level(home_ring(wg)).queued();
             if (traced) {
                 trace_count(trace_counter::device_queue, home_ring(wg), qd);
             }
@@ -897,7 +733,7 @@ template <policy P, class... Tasks> struct ring_scheduler : scheduler<P, Tasks..
             if (2 * idle_device().load(std::memory_order_relaxed) < L.subgroups()) {
                 sated();
                 const unsigned h = sys_level().hungry_devices().load(std::memory_order_relaxed);
-                const unsigned qs = h != 0 ? system_ring().template size_hint<sys_access>() : 0;
+                const unsigned qs = h != 0 ? sys_ring().queued() : 0;
                 const unsigned ws = h * system_stock > qs ? h * system_stock - qs : 0;
                 if (ws != 0) {
                     n = ws < spare ? ws : spare;

@@ -399,7 +399,7 @@ template <class... Tasks> class task_set {
     template <policy P, class sched_t>
     sched_t make_scheduler(const config& c, const layout& L, const run_buffers& b, unsigned D) const {
         constexpr bool rings = !std::is_same_v<sched_t, scheduler<P, Tasks...>>;
-        const scheduler<P, Tasks...> core{
+        const core_base<P, Tasks...> core{
             tasks_,         b.mems[0].data(),         L, c.workgroup_threshold, c.device_threshold,
             c.keep_private, c.max_donations_per_point};
         return [&] {
@@ -413,7 +413,7 @@ template <class... Tasks> class task_set {
                 r.system_stock = c.system_stock == 0 ? 1u : c.system_stock;
                 return r;
             } else {
-                return core;
+                return sched_t{core};
             }
         }();
     }

@@ -1,10 +1,6 @@
-// canopy/runtime/scheduler.hpp — the device side: one scheduling loop per sub-group (HRF §7, Fig. 9).
-//
-// Every sub-group runs the loop converged. Lane 0 (the leader) makes every queue operation; the other
-// lanes wait for it at a collective (never by spinning on it). Memory handed between lanes of the
-// sub-group (a front the leader acquired, payloads the lanes packed for the leader to donate, a slot
-// the lanes read before the leader frees it) crosses a subgroup_barrier(): broadcast/any move values
-// only, and on NVIDIA (PTX memory model) they order no memory. One iteration:
+// canopy/runtime/scheduler.hpp — the locked core: the HRF paper's sub-group loop (§7, Fig. 9), over
+// queues held under a lock (config::queues = locked), kept so that the HRF experiment runs on the
+// paper's own design. What it shares with the ring core is in core_base.hpp. One iteration:
 //   1. pick (leader): own private queue (newest first), then the work-group queue, then the device
 //      queue (oldest first), then (steal policies) a stolen front; idle waits are one spin_until whose
 //      predicate also services steal requests and checks termination and the status word;
@@ -13,14 +9,10 @@
 //      newest front of the same type first), offsets from an exclusive_sum, no atomics;
 //   4. count: one device-scope RMW adds (spawned - executed) to the outstanding-work counter;
 //   5. donate (leader): oldest private fronts go to a wider queue that is below its threshold.
-// Termination is exact: the counter holds tasks spawned (or seeded) and not yet finished; it reaches 0
-// only when no task is queued, staged or running.
 #pragma once
 
 #include <atomic>
 #include <cstring>
-#include <tuple>
-#include <type_traits>
 
 #include "canopy/platform/atomic.hpp"
 #include "canopy/platform/ids.hpp"
@@ -30,55 +22,40 @@
 #include "canopy/platform/subgroup.hpp"
 #include "canopy/platform/trace.hpp"
 #include "canopy/queues/front_queue.hpp"
-#include "canopy/queues/scoped_access.hpp"
-#include "canopy/runtime/layout.hpp"
-#include "canopy/runtime/policy.hpp"
-#include "canopy/runtime/remote_access.hpp"
-#include "canopy/runtime/stats.hpp"
-#include "canopy/runtime/status.hpp"
-#include "canopy/runtime/task_context.hpp"
+#include "canopy/runtime/core_base.hpp"
+#include "canopy/runtime/level_locked.hpp"
 
 namespace canopy::runtime {
 
-namespace detail {
-/// Mailbox states (steal-emulated). Written by the thief (empty) and the victim (granted/declined).
-enum mailbox_state : unsigned { mb_empty = 0, mb_granted = 2, mb_declined = 3 };
-/// What the leader picked.
-enum pick_kind : unsigned {
-    pk_done = 0,
-    pk_private = 1,
-    pk_workgroup = 2,
-    pk_device = 3,
-    pk_mailbox = 4,
-    pk_rsp = 5,
-    pk_far = 6,   // ring core, order priority: the far ring
-    pk_system = 7 // ring core, several devices: the system ring (system_level.hpp)
-};
-} // namespace detail
+template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
+    using base = core_base<P, Tasks...>;
+    using base::device_threshold;
+    using base::dispatch;
+    using base::handoff_barrier;
+    using base::keep_private;
+    using base::L;
+    using base::max_donations;
+    using base::mem;
+    using base::outstanding;
+    using base::private_slot;
+    using base::status;
+    using base::workgroup_threshold;
+    using base::write_stats;
+    using typename base::ctx_t;
+    using typename base::dev_access;
+    using typename base::dev_push_access;
+    using typename base::loop_state;
+    using typename base::steal;
+    using typename base::thief_access;
+    using typename base::traits;
+    using typename base::wg_access;
+    static constexpr unsigned W = base::W;
+    static constexpr unsigned num_types = base::num_types;
+    static constexpr scope Sp = base::Sp;
+    static constexpr bool rings = false; // the steal strategies' take per queue design
 
-template <policy P, class... Tasks> struct scheduler {
-    using traits = policy_traits<P>;
-    using ctx_t = task_context<Tasks...>;
-    static constexpr unsigned W = payload_words<Tasks...>;
-    static constexpr unsigned num_types = sizeof...(Tasks);
-    static constexpr scope Sp = traits::private_scope;
-    // Work-group queue words: one scope for their whole life (P7).
-    using wg_access = queues::scoped_access<traits::workgroup_scope>;
-    // Device queue words: device scope in every policy (P6: touched by every work-group).
-    using dev_access = queues::scoped_access<scope::device>;
-    // The release that publishes a donation into the device queue; broken_donation narrows it.
-    using dev_push_access =
-        std::conditional_t<traits::broken_donation,
-                           queues::narrowed_release_access<scope::device, scope::workgroup>, dev_access>;
-    // A steal-rsp thief on the victim's queue: remote-promoted device scope; broken_steal: the same
-    // device-scope operations without the promotion (they race with the owner's work-group-scope ones).
-    using thief_access = std::conditional_t<traits::broken_steal, queues::scoped_access<scope::device>,
-                                            std::conditional_t<traits::steal_rsp, remote_access, wg_access>>;
-
-    std::tuple<Tasks...> tasks;
-    unsigned* mem = nullptr;
-    layout L;
-    unsigned workgroup_threshold = 2, device_threshold = 4, keep_private = 1, max_donations = 2;
+    /// Work-group v's advert word (thieves poll it: steal_strategy.hpp).
+    CANOPY_DEVICE unsigned* advert_word(unsigned v) const { return workgroup_queue(v).advert_word(); }
 
     CANOPY_DEVICE queues::front_queue device_queue() const {
         return {mem + L.device_queue, L.device_capacity, L.shape};
@@ -86,272 +63,56 @@ template <policy P, class... Tasks> struct scheduler {
     CANOPY_DEVICE queues::front_queue workgroup_queue(unsigned wg) const {
         return {mem + L.workgroup_queue_at(wg), L.workgroup_capacity, L.shape};
     }
-    CANOPY_DEVICE queues::front_ref private_slot(unsigned sg, unsigned i) const {
-        return {mem + L.private_at(sg, i), L.shape};
-    }
-    CANOPY_DEVICE unsigned* mailbox_state(unsigned sg) const { return mem + L.mailbox_at(sg); }
-    CANOPY_DEVICE queues::front_ref mailbox_front(unsigned sg) const {
-        return {mailbox_state(sg) + 1, L.shape};
-    }
-    CANOPY_DEVICE unsigned* outstanding() const { return mem + L.outstanding; }
-    CANOPY_DEVICE unsigned* status() const { return mem + L.status; }
-
-    /// Every lane of the sub-group, converged, with the front's (uniform) type: a lane holding a task
-    /// (`valid`) runs it; a cooperative type's body runs on every lane (task_context.hpp), so that
-    /// its collectives are reached by all of them.
-    template <unsigned I = 0>
-    CANOPY_DEVICE void dispatch(unsigned type, bool valid, const unsigned* words, ctx_t& ctx) const {
-        if constexpr (I < num_types) {
-            using T = std::tuple_element_t<I, std::tuple<Tasks...>>;
-            if (type == I) {
-                typename T::payload p;
-                __builtin_memcpy(&p, words, sizeof(p)); // device code: std::memcpy is host-only on HIP
-                if constexpr (detail::is_cooperative<T>::value) {
-                    std::get<I>(tasks)(static_cast<const typename T::payload&>(p), valid, ctx);
-                } else if (valid) {
-                    std::get<I>(tasks)(static_cast<const typename T::payload&>(p), ctx);
-                }
-                return;
-            }
-            dispatch<I + 1>(type, valid, words, ctx);
-        }
-    }
-
-    /// Steal policies: keeps the advert (the work-group queue's size, read by thieves in other
-    /// work-groups) current. Device scope: every work-group reads it (P6). Relaxed: it is a hint; the
-    /// front itself is published by the device-scope release of the mailbox (steal-emulated) or taken
-    /// by the thief's remote-promoted lock acquire (steal-rsp).
-    CANOPY_DEVICE void advertise(const queues::front_queue& q) const {
-        if constexpr (traits::steal_emulated || traits::steal_rsp) {
-            atomic_ref<unsigned, scope::device>(*q.advert_word())
-                .store(q.size_locked<wg_access>(), std::memory_order_relaxed);
-        }
-    }
-
-    /// Leader: moves `src` (already acquired by the caller) into `q`; false (and the status word set)
-    /// when q is full.
-    template <class Lock, class Push>
-    CANOPY_DEVICE bool push(const queues::front_queue& q, const queues::front_ref& src, failure f,
-                            unsigned idx, unsigned idx_self) const {
-        if (!q.lock<Lock>()) { // acquire at q's scope: the previous holder's indices and slots are visible
-            report(status(), failure::spin_timeout, idx_self);
-            return false;
-        }
-        if (!q.has_room<Lock>()) {
-            q.unlock<Lock>();
-            report(status(), f, idx);
-            return false;
-        }
-        q.back_slot<Lock>().copy_from(src);
-        q.commit_push<Lock>();
-        advertise(q);
-        q.unlock<Push>(); // release at q's scope (HRF-indirect: the wide release of the transitive link)
-        return true;
-    }
-
-    /// steal-emulated, owner side (both cores, the leader at a scheduling point): answers one steal
-    /// request to work-group wg. `grant(thief)` moves the oldest front of wg's queue (each core's own
-    /// kind) into the thief's mailbox and says whether there was one.
-    template <class Grant> CANOPY_DEVICE void answer_request(unsigned wg, unsigned* cnt, Grant grant) const {
-        atomic_ref<unsigned, scope::device> req(mem[L.request_at(wg)]);
-        // Relaxed peek (device scope: thieves in other work-groups write it), then an acquire CAS to
-        // claim it: synchronizes with the thief's release, which ordered its mailbox reset before the
-        // request.
-        const unsigned r = req.load(std::memory_order_relaxed);
-        if (r == 0) {
-            return;
-        }
-        unsigned expected = r;
-        if (!req.compare_exchange_strong(expected, 0u, std::memory_order_acquire)) {
-            return;
-        }
-        const unsigned thief = r - 1;
-        const bool granted = grant(thief);
-        // The promotion: the front was acquired at work-group scope (the queue's) and is now released
-        // at device scope, which the thief (another work-group) acquires. A decline carries no data but
-        // uses the same release for uniformity.
-        atomic_ref<unsigned, scope::device>(*mailbox_state(thief))
-            .store(granted ? detail::mb_granted : detail::mb_declined, std::memory_order_release);
-        ++cnt[granted ? c_steal_grants : c_steal_declines];
-    }
+    // The two shared levels (level_locked.hpp: their operations and scopes). Work-group queue words:
+    // one scope for their whole life (P7); the device queue's: device scope in every policy (P6). Only
+    // the work-group queue advertises (steal policies, whose work never goes to the device queue).
+    using wg_level_t = locked_level<wg_access, wg_access, steal::advertises>;
+    using dev_level_t = locked_level<dev_access, dev_push_access, false>;
+    CANOPY_DEVICE wg_level_t wg_level(unsigned wg) const { return {workgroup_queue(wg), status()}; }
+    CANOPY_DEVICE dev_level_t dev_level() const { return {device_queue(), status()}; }
 
     /// steal-emulated, the locked core's owner side: the oldest front under the queue's lock.
     CANOPY_DEVICE void service_request(unsigned wg, unsigned* cnt) const {
-        answer_request(wg, cnt, [&](unsigned thief) {
-            const queues::front_queue q = workgroup_queue(wg);
-            bool granted = false;
-            if (q.size_hint<wg_access>() > 0 && q.try_lock<wg_access>()) { // acquire at WG scope
-                if (q.size_locked<wg_access>() > 0) {
-                    mailbox_front(thief).copy_from(q.oldest<wg_access>());
-                    q.commit_pop<wg_access>();
-                    advertise(q);
-                    granted = true;
-                }
-                q.unlock<wg_access>();
+        this->mailboxes().answer(wg, cnt, [&](unsigned thief) {
+            const wg_level_t w = wg_level(wg);
+            unsigned head = 0;
+            if (!w.take(head)) { // acquire at WG scope
+                return false;
             }
-            return granted;
+            this->mailboxes().front(thief).copy_from(w.q.slot(head));
+            w.hand_back();
+            return true;
         });
     }
-
-    /// The leader's counters, once, as it leaves the loop (both cores). Plain stores: the host reads the
-    /// rows after the kernel ends (kernel end publishes them).
-    CANOPY_DEVICE void write_stats(unsigned sg, const unsigned* cnt) const {
-        // The rows start zeroed (the host zero-fills the buffer): an idle sub-group's mostly-zero row
-        // then costs no stores and no dirty lines to write back at the kernel's end.
-        for (unsigned i = 0; i < num_counters; ++i) {
-            if (cnt[i] != 0) {
-                st(mem + L.stats_at(sg) + i, cnt[i]);
-            }
-        }
-    }
-
-    /// steal-emulated, thief side (both cores): true when the pending request was granted (the front
-    /// is in this thief's mailbox); a decline clears `pending` and empties the mailbox state.
-    CANOPY_DEVICE bool mailbox_granted(unsigned sg, bool& pending) const {
-        if (!pending) {
-            return false;
-        }
-        // Acquire at device scope: pairs with the victim's release of the granted front.
-        const unsigned s =
-            atomic_ref<unsigned, scope::device>(*mailbox_state(sg)).load(std::memory_order_acquire);
-        if (s == detail::mb_granted) {
-            pending = false;
-            return true;
-        }
-        if (s == detail::mb_declined) {
-            pending = false;
-            // Relaxed: only this thief reads it until its next request, whose release orders it.
-            atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
-                .store(detail::mb_empty, std::memory_order_relaxed);
-        }
-        return false;
-    }
-
-    /// steal-emulated, thief side (both cores): with no request pending, posts one to a victim that
-    /// advertises work (`advert(v)`: work-group v's advert word), so that an idle device polls without
-    /// writing (and the watchdog can tell a lost task from a busy run). Round robin from the
-    /// work-group after the last victim (`cursor`) through the last victim itself (k = nwg): every
-    /// other work-group is a candidate on every poll. With k < nwg the last victim was never looked at
-    /// again, so a thief declined once by the only work-group with work (its one front popped locally
-    /// first) never asked it again: T4 at work-groups of 256 ran on one CU (docs/hrf-experiment.md,
-    /// "The T4 anomaly").
-    template <class Advert>
-    CANOPY_DEVICE void post_request(unsigned wg, unsigned nwg, unsigned sg, bool& pending, unsigned& cursor,
-                                    unsigned* cnt, Advert advert) const {
-        if (pending || nwg <= 1) {
-            return;
-        }
-        for (unsigned k = 1; k <= nwg && !pending; ++k) {
-            const unsigned v = (cursor + k) % nwg;
-            if (v == wg) {
-                continue;
-            }
-            // Relaxed device scope: a hint read by every work-group; the front goes through the mailbox.
-            if (atomic_ref<unsigned, scope::device>(*advert(v)).load(std::memory_order_relaxed) == 0) {
-                continue;
-            }
-            unsigned expected = 0;
-            // Release at device scope: the victim (another work-group) must see this thief's mailbox
-            // reset before it writes the mailbox.
-            if (atomic_ref<unsigned, scope::device>(mem[L.request_at(v)])
-                    .compare_exchange_strong(expected, sg + 1, std::memory_order_release)) {
-                pending = true;
-                cursor = v;
-                ++cnt[c_steal_requests];
-            }
-        }
-    }
-
-    /// The checks every core's pick makes before it looks at a shared queue, in this order: a failed
-    /// run stops every sub-group; under steal-emulated the work-group first serves a thief's request
-    /// (so a thief never waits on a victim that is busy polling); then the sub-group's own private
-    /// queue; then a granted mailbox. True with `kind` set when one of them decides. `self` is the
-    /// calling core: its service_request serves its own queues (ring_scheduler hides the locked one).
-    template <class Self>
-    CANOPY_DEVICE static bool pick_before_queues(const Self& self, unsigned wg, unsigned sg, unsigned ph,
-                                                 unsigned pt, bool& pending, unsigned* cnt, unsigned& kind) {
-        if (failed(self.status())) {
-            kind = detail::pk_done;
-            return true;
-        }
-        if constexpr (traits::steal_emulated) {
-            self.service_request(wg, cnt);
-        }
-        if (pt != ph) {
-            kind = detail::pk_private;
-            return true;
-        }
-        if constexpr (traits::steal_emulated) {
-            if (self.mailbox_granted(sg, pending)) {
-                kind = detail::pk_mailbox;
-                return true;
-            }
-        }
-        return false;
-    }
-
     /// Leader: chooses the next front. Holds the source queue's lock on return for pk_workgroup/pk_device.
-    CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned ph, unsigned pt,
-                                unsigned& aux, bool& pending, unsigned& cursor, unsigned* cnt) const {
-        const queues::front_queue wq = workgroup_queue(wg);
-        const queues::front_queue dq = device_queue();
+    CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned& aux, loop_state& s) const {
+        const wg_level_t wq = wg_level(wg);
+        const dev_level_t dq = dev_level();
         unsigned kind = detail::pk_done;
-        bool idle = false;            // --trace: a poll found no work
-        std::uint64_t idle_since = 0; // --trace: the first such poll
+        bool idle = false;               // --trace: a poll found no work
+        std::uint64_t idle_since = 0;    // --trace: the first such poll
+        rsp_thief::backoff_state unused; // steal-rsp: the paper's thief does not back off
+        unsigned ring = 0;               // a ring core's steal word: none here
         // Bounded (platform/spin.hpp): on a GPU debug build a sub-group that waits past the bound for
         // work reports it instead of hanging the kernel; the run then fails with the queues' state.
         const bool in_time = spin_until_bounded([&] {
-            if (pick_before_queues(*this, wg, sg, ph, pt, pending, cnt, kind)) {
+            if (base::pick_before_queues(*this, wg, sg, s.ph, s.pt, s.pending, s.cnt, kind)) {
                 return true;
             }
-            if (wq.size_hint<wg_access>() > 0 && wq.try_lock<wg_access>()) {
-                if (wq.size_locked<wg_access>() > 0) {
-                    aux = wq.head<wg_access>();
-                    kind = detail::pk_workgroup;
-                    return true;
-                }
-                wq.unlock<wg_access>();
+            // The shared levels, narrowest first; the leader keeps the lock of the one it took from.
+            if (wq.take(aux)) {
+                kind = detail::pk_workgroup;
+                return true;
             }
-            if (dq.size_hint<dev_access>() > 0 && dq.try_lock<dev_access>()) {
-                if (dq.size_locked<dev_access>() > 0) {
-                    aux = dq.head<dev_access>();
-                    kind = detail::pk_device;
-                    return true;
-                }
-                dq.unlock<dev_access>();
+            if (dq.take(aux)) {
+                kind = detail::pk_device;
+                return true;
             }
-            if constexpr (traits::steal_emulated) {
-                post_request(wg, nwg, sg, pending, cursor, cnt,
-                             [&](unsigned v) { return workgroup_queue(v).advert_word(); });
-            }
-            if constexpr (traits::steal_rsp) {
-                if (nwg > 1) {
-                    cursor = (cursor + 1) % nwg;
-                    if (cursor == wg) {
-                        cursor = (cursor + 1) % nwg;
-                    }
-                    const queues::front_queue vq = workgroup_queue(cursor);
-                    // The advert first (a relaxed device-scope load of an ordinary word, as an idle thief
-                    // polls on hardware): remote-promoted (device, remote) accesses to the victim's
-                    // work-group-scope words only where there is work to take. Probing every poll made
-                    // every idle thief flush and invalidate the other CUs' L1s (docs/graph-experiment.md).
-                    const unsigned adv = atomic_ref<unsigned, scope::device>(*vq.advert_word())
-                                             .load(std::memory_order_relaxed);
-                    if (adv != 0 && vq.size_hint<thief_access>() > 0) {
-                        ++cnt[c_rsp_attempts];
-                        if (vq.try_lock<thief_access>()) {
-                            if (vq.size_locked<thief_access>() > 0 && pt - ph < L.private_capacity) {
-                                private_slot(sg, pt).copy_from(vq.oldest<thief_access>());
-                                vq.commit_pop<thief_access>();
-                                vq.unlock<thief_access>();
-                                ++cnt[c_steals_received];
-                                kind = detail::pk_rsp;
-                                return true;
-                            }
-                            vq.unlock<thief_access>();
-                        }
-                    }
-                }
+            // The steal strategy: steal-emulated asks (the front arrives in the mailbox); steal-rsp
+            // copies a stolen front into private slot pt.
+            if (steal::on_idle(*this, wg, nwg, sg, s, unused, aux, ring)) {
+                kind = detail::pk_rsp;
+                return true;
             }
             if (!idle) {
                 idle = true;
@@ -374,42 +135,13 @@ template <policy P, class... Tasks> struct scheduler {
         return kind;
     }
 
-    /// A hand-off of memory between the lanes of this sub-group at the private scope Sp: a release fence,
-    /// subgroup_barrier(), an acquire fence, all at Sp (OpenCL's work_group_barrier(flags, scope) for one
-    /// sub-group; docs/race-detector.md). At sub-group scope the barrier alone is that synchronization
-    /// (it is a sub-group fence pair around the wave barrier / bar.warp.sync), so the fences are emitted
-    /// only for a wider Sp: HRF-direct's device scope. The other policies pay no extra fence (on NVIDIA a
-    /// sub-group fence would be a fence.acq_rel.cta per lane, twice per front).
-    CANOPY_DEVICE static void handoff_barrier() {
-        if constexpr (Sp != scope::subgroup) {
-            fence<Sp>(std::memory_order_release);
-        }
-        subgroup_barrier();
-        if constexpr (Sp != scope::subgroup) {
-            fence<Sp>(std::memory_order_acquire);
-        }
-    }
-
-    /// What one sub-group's loop carries from front to front (both cores). Uniform (every lane keeps
-    /// the same copy), save the counters, which only the leader's count and write.
-    struct loop_state {
-        unsigned ph = 0, pt = 0; // the private queue's indices: its fronts are [ph, pt)
-        // The leader's counters: an array of the caller's (operator()'s), not a member, so that the
-        // scalars here stay in registers (an aggregate with a dynamically indexed array member is
-        // kept in local memory whole on sm_90: 16 to 48 more stack bytes a kernel, measured).
-        unsigned* cnt = nullptr;
-        bool pending = false;     // steal-emulated: a request is posted and not yet answered
-        unsigned cursor = 0;      // the last victim asked (steal-emulated) or probed (steal-rsp)
-        unsigned system_tick = 0; // ring core, several devices: fronts since the last look at the system
-    };
-
     /// The picked front's source (the locked core): the queue whose lock the leader holds, the mailbox,
     /// or the private queue's newest front (a steal-rsp front was copied there).
     CANOPY_DEVICE queues::front_ref locked_source(unsigned kind, unsigned aux, unsigned wg, unsigned sg,
                                                   unsigned pt) const {
         return kind == detail::pk_workgroup ? workgroup_queue(wg).slot(aux)
                : kind == detail::pk_device  ? device_queue().slot(aux)
-               : kind == detail::pk_mailbox ? mailbox_front(sg)
+               : kind == detail::pk_mailbox ? this->mailboxes().front(sg)
                                             : private_slot(sg, pt - 1);
     }
 
@@ -419,18 +151,11 @@ template <policy P, class... Tasks> struct scheduler {
                                       unsigned* cnt) const {
         const unsigned F = subgroup_size();
         if (kind == detail::pk_workgroup) {
-            const queues::front_queue wq = workgroup_queue(wg);
-            wq.commit_pop<wg_access>();
-            advertise(wq);
-            wq.unlock<wg_access>(); // release at WG scope: the slot may be reused
+            wg_level(wg).hand_back(); // the slot may be reused
         } else if (kind == detail::pk_device) {
-            const queues::front_queue dq = device_queue();
-            dq.commit_pop<dev_access>();
-            dq.unlock<dev_access>(); // release at device scope
+            dev_level().hand_back();
         } else if (kind == detail::pk_mailbox) {
-            // Relaxed: only this thief reads its mailbox state until its next request (a release).
-            atomic_ref<unsigned, scope::device>(*mailbox_state(sg))
-                .store(detail::mb_empty, std::memory_order_relaxed);
+            this->mailboxes().emptied(sg);
             ++cnt[c_steals_received];
         }
         if (bad) {
@@ -444,20 +169,6 @@ template <policy P, class... Tasks> struct scheduler {
         ++cnt[c_fronts + lvl];
         cnt[c_tasks + lvl] += count;
         cnt[c_partial] += count < F ? 1 : 0;
-    }
-
-    /// The leader, after the lanes packed `used` more tasks of type t into the newest private front
-    /// (which held `have`) and `rest` into `need` new fronts from ticket pt: their headers (both cores).
-    CANOPY_DEVICE void set_packed_headers(unsigned sg, unsigned pt, unsigned t, unsigned have, unsigned used,
-                                          unsigned rest, unsigned need) const {
-        const unsigned F = subgroup_size();
-        if (used > 0) {
-            private_slot(sg, pt - 1).set_header(t, have + used);
-        }
-        for (unsigned k = 0; k < need; ++k) {
-            const unsigned left = rest - k * F;
-            private_slot(sg, pt + k).set_header(t, left < F ? left : F);
-        }
     }
 
     /// Every lane (the locked core): packs the front's children, type by type, into the private
@@ -511,7 +222,7 @@ template <policy P, class... Tasks> struct scheduler {
                 }
             }
             if (leader) {
-                set_packed_headers(sg, s.pt, t, have, room, rest, need);
+                this->set_packed_headers(sg, s.pt, t, have, room, rest, need);
             }
             s.pt += need;
             spawned += total;
@@ -523,8 +234,8 @@ template <policy P, class... Tasks> struct scheduler {
     /// below its threshold, at most max_donations; then (work-sharing policies) the work-group queue's
     /// oldest front to a starving device queue. Returns the private fronts donated.
     CANOPY_DEVICE unsigned donate(unsigned wg, unsigned sg, const loop_state& s, unsigned* cnt) const {
-        const queues::front_queue wq = workgroup_queue(wg);
-        const queues::front_queue dq = device_queue();
+        const wg_level_t wq = wg_level(wg);
+        const dev_level_t dq = dev_level();
         unsigned donated = 0;
         if (s.pt - s.ph > keep_private) {
             // Acquire the fronts the lanes published at the private scope: the narrow acquire of
@@ -532,13 +243,13 @@ template <policy P, class... Tasks> struct scheduler {
             fence<Sp>(std::memory_order_acquire);
             while (donated < max_donations && s.pt - s.ph - donated > keep_private) {
                 const queues::front_ref src = private_slot(sg, s.ph + donated);
-                if (wq.size_hint<wg_access>() < workgroup_threshold) {
-                    if (!push<wg_access, wg_access>(wq, src, failure::workgroup_overflow, wg, sg)) {
+                if (wq.queued() < workgroup_threshold) {
+                    if (!wq.push(src, failure::workgroup_overflow, wg, sg)) {
                         break;
                     }
                     ++cnt[c_donate_wg];
-                } else if (traits::donates_to_device && dq.size_hint<dev_access>() < device_threshold) {
-                    if (!push<dev_access, dev_push_access>(dq, src, failure::device_overflow, 0, sg)) {
+                } else if (traits::donates_to_device && dq.queued() < device_threshold) {
+                    if (!dq.push(src, failure::device_overflow, 0, sg)) {
                         break;
                     }
                     ++cnt[c_donate_device];
@@ -551,36 +262,22 @@ template <policy P, class... Tasks> struct scheduler {
         if constexpr (traits::donates_to_device) {
             // Re-donation: the work-group queue's oldest front to a starving device queue. Acquire at WG
             // scope (the lock), release at device scope (the device queue's unlock).
-            if (dq.size_hint<dev_access>() < device_threshold && wq.size_hint<wg_access>() >= 2) {
-                if (!wq.lock<wg_access>()) {
+            if (dq.queued() < device_threshold && wq.queued() >= 2) {
+                const queues::front_queue& q = wq.q;
+                if (!q.lock<wg_access>()) {
                     report(status(), failure::spin_timeout, sg);
                 } else {
-                    if (wq.size_locked<wg_access>() >= 2) {
-                        if (push<dev_access, dev_push_access>(dq, wq.oldest<wg_access>(),
-                                                              failure::device_overflow, 0, sg)) {
-                            wq.commit_pop<wg_access>();
+                    if (q.size_locked<wg_access>() >= 2) {
+                        if (dq.push(q.oldest<wg_access>(), failure::device_overflow, 0, sg)) {
+                            q.commit_pop<wg_access>();
                             ++cnt[c_redonate_device];
                         }
                     }
-                    wq.unlock<wg_access>();
+                    q.unlock<wg_access>();
                 }
             }
         }
         return donated;
-    }
-
-    /// The leader, once per front (both cores): the front's `ran` tasks finish and its `spawned`
-    /// children are counted in one RMW, before any child can be published (a child finished before it
-    /// was counted could bring the count to 0 while work exists). Relaxed at device scope: a count
-    /// only, which carries no data. Returns the count after it (wrapped if it underflowed: reported).
-    CANOPY_DEVICE unsigned count_front(unsigned ran, unsigned spawned, unsigned sg, unsigned* cnt) const {
-        cnt[c_spawned] += spawned;
-        const unsigned old = atomic_ref<unsigned, scope::device>(*outstanding())
-                                 .fetch_add(spawned - ran, std::memory_order_relaxed);
-        if (old + spawned < ran) {
-            report(status(), failure::counter_underflow, sg);
-        }
-        return old + spawned - ran;
     }
 
     /// The loop of one sub-group; `wg` / `nwg`: this work-group's (participating) id and their count.
@@ -601,7 +298,7 @@ template <policy P, class... Tasks> struct scheduler {
             unsigned aux = 0, kind = detail::pk_done;
             const std::uint64_t pick_since = traced ? trace_clock() : 0;
             if (leader) {
-                kind = pick(wg, nwg, sg, s.ph, s.pt, aux, s.pending, s.cursor, s.cnt);
+                kind = pick(wg, nwg, sg, aux, s);
             }
             kind = broadcast(kind, 0);
             aux = broadcast(aux, 0);
@@ -654,7 +351,7 @@ template <policy P, class... Tasks> struct scheduler {
             // ---- run ----
             const std::uint64_t run_since = traced ? trace_clock() : 0;
             detail::context_access::clear(ctx);
-            dispatch(type, lane < count, words, ctx); // every lane: a cooperative type's body needs them all
+            dispatch(type, lane < count, words, ctx); // every lane: a cooperative type needs them all
 
             // ---- pack ----
             const bool staging_overflow =
@@ -680,7 +377,7 @@ template <policy P, class... Tasks> struct scheduler {
                 continue;
             }
             if (leader) {
-                const unsigned left = count_front(count, spawned, sg, s.cnt);
+                const unsigned left = this->count_front(count, spawned, sg, s.cnt);
                 if (traced) {
                     trace_count(trace_counter::outstanding, 0, left);
                     trace_span(trace_kind::pack, pack_since, spawned);

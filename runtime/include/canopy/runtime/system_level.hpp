@@ -39,6 +39,8 @@
 
 #include "canopy/platform/platform.hpp"
 #include "canopy/queues/front_ring.hpp"
+#include "canopy/queues/scoped_access.hpp"
+#include "canopy/runtime/stats.hpp"
 
 namespace canopy::runtime {
 
@@ -127,6 +129,52 @@ struct system_level {
             hungry_flag().exchange(0u, std::memory_order_relaxed) == 1) {
             hungry_devices().fetch_sub(1u, std::memory_order_relaxed);
         }
+    }
+};
+
+/// The system ring as one level of the ring core's stack (the same operations as level_workgroup.hpp's
+/// and level_device.hpp's), with the moves' counting above: a take is counted on this device before its
+/// tasks can run, a share credits its tasks before it is published and leaves this device's count after.
+struct system_ring_level {
+    using access = queues::scoped_access<scope::system>;
+    system_level words;
+    queues::front_ring q;
+    unsigned* outstanding; // this device's count
+
+    CANOPY_DEVICE const queues::front_ring& ring() const { return q; }
+    CANOPY_DEVICE unsigned queued() const { return q.template size_hint<access>(); }
+
+    /// A hungry device's leader (the device is dry, or half its sub-groups are idle): counts the device
+    /// hungry (once) and takes a front. True with the ticket in `aux` when it took one: its tasks are
+    /// counted on this device already.
+    CANOPY_DEVICE bool take(unsigned& aux) const {
+        words.hungry();
+        // Acquire at system scope (inside reserve_pop): the donor's system-scope release of the front.
+        const queues::ring_span r = q.template reserve_pop<access>(1);
+        if (r.n == 0) {
+            return false;
+        }
+        // The header, read after the acquire.
+        words.taken(outstanding, q.slot(r.first).count());
+        aux = r.first;
+        return true;
+    }
+    /// Release at system scope, after the lanes read the slot.
+    CANOPY_DEVICE void hand_back(unsigned ticket) const { q.template release<access>({ticket, 1}); }
+    /// Acquire at system scope (inside reserve_push): the consumers that freed these slots read them.
+    CANOPY_DEVICE queues::ring_span reserve(unsigned want) const {
+        return q.template reserve_push<access>(want);
+    }
+    /// The tasks' credit before they leave this device's count; the system-scope release publishes them
+    /// to every device; then this device's count falls, with a device-scope release that the sub-group
+    /// making it 0 acquires.
+    CANOPY_DEVICE void publish(queues::ring_span r, unsigned tasks, unsigned* cnt) const {
+        words.credit_donation(tasks);
+        q.template publish<access>(r);
+        if (words.donated(outstanding, tasks)) {
+            ++cnt[c_device_dry];
+        }
+        cnt[c_donate_system] += r.n;
     }
 };
 

@@ -18,6 +18,7 @@
 
 #include <string>
 
+#include "canopy/platform/config.hpp"
 #include "canopy/platform/error.hpp"
 
 namespace canopy::runtime {
@@ -26,6 +27,12 @@ enum class task_order : unsigned { lifo, fifo, priority };
 
 constexpr const char* to_string(task_order o) {
     return o == task_order::lifo ? "lifo" : o == task_order::fifo ? "fifo" : "priority";
+}
+
+/// The private ring's hook, every order: which of a sub-group's own fronts [ph, pt) it runs next.
+/// priority runs its near fronts fifo; its far ones are order_priority.hpp's.
+CANOPY_DEVICE constexpr unsigned next_private(task_order o, unsigned ph, unsigned pt) {
+    return o == task_order::lifo ? pt - 1 : ph;
 }
 
 /// Parses "lifo", "fifo" or "priority"; throws canopy::error naming the choices otherwise.

@@ -1,0 +1,201 @@
+// canopy/runtime/core_base.hpp — what both cores' sub-group loops share: the run's buffer and layout,
+// the tasks and their dispatch, the private queue's slots, the hand-off between a sub-group's lanes,
+// the state one loop carries from front to front, the outstanding-work count, and the checks every
+// pick makes before it looks at a shared queue.
+//
+// The two cores (config::queues) derive from this, side by side:
+//   scheduler       the HRF paper's locked core (Fig. 9): queues under a lock (scheduler.hpp);
+//   ring_scheduler  the production core: lock-free rings at every level (ring_scheduler.hpp).
+// Every sub-group runs its loop converged. Lane 0 (the leader) makes every queue operation; the other
+// lanes wait for it at a collective (never by spinning on it). Memory handed between lanes of the
+// sub-group (a front the leader acquired, payloads the lanes packed for the leader to share, a slot
+// the lanes read before the leader frees it) crosses handoff_barrier(): broadcast/any move values
+// only, and on NVIDIA (PTX memory model) they order no memory.
+// Termination is exact: the outstanding counter holds tasks spawned (or seeded) and not yet finished;
+// it reaches 0 only when no task is queued, staged or running.
+#pragma once
+
+#include <atomic>
+#include <tuple>
+#include <type_traits>
+
+#include "canopy/platform/atomic.hpp"
+#include "canopy/platform/plain_access.hpp"
+#include "canopy/platform/scope.hpp"
+#include "canopy/platform/subgroup.hpp"
+#include "canopy/queues/front.hpp"
+#include "canopy/queues/scoped_access.hpp"
+#include "canopy/runtime/layout.hpp"
+#include "canopy/runtime/policy.hpp"
+#include "canopy/runtime/remote_access.hpp"
+#include "canopy/runtime/stats.hpp"
+#include "canopy/runtime/status.hpp"
+#include "canopy/runtime/steal_strategy.hpp"
+#include "canopy/runtime/task_context.hpp"
+
+namespace canopy::runtime {
+
+namespace detail {
+/// What the leader picked: the level its front came from.
+enum pick_kind : unsigned {
+    pk_done = 0,
+    pk_private = 1,
+    pk_workgroup = 2,
+    pk_device = 3,
+    pk_mailbox = 4,
+    pk_rsp = 5,
+    pk_far = 6,   // ring core, order priority: the far ring
+    pk_system = 7 // ring core, several devices: the system ring (system_level.hpp)
+};
+} // namespace detail
+
+template <policy P, class... Tasks> struct core_base {
+    using traits = policy_traits<P>;
+    using ctx_t = task_context<Tasks...>;
+    static constexpr unsigned W = payload_words<Tasks...>;
+    static constexpr unsigned num_types = sizeof...(Tasks);
+    static constexpr scope Sp = traits::private_scope;
+    // Work-group queue words: one scope for their whole life (P7).
+    using wg_access = queues::scoped_access<traits::workgroup_scope>;
+    // Device queue words: device scope in every policy (P6: touched by every work-group).
+    using dev_access = queues::scoped_access<scope::device>;
+    // The release that publishes a donation into the device queue; broken_donation narrows it.
+    using dev_push_access =
+        std::conditional_t<traits::broken_donation,
+                           queues::narrowed_release_access<scope::device, scope::workgroup>, dev_access>;
+    // A steal-rsp thief on the victim's queue: remote-promoted device scope; broken_steal: the same
+    // device-scope operations without the promotion (they race with the owner's work-group-scope ones).
+    using thief_access = std::conditional_t<traits::broken_steal, queues::scoped_access<scope::device>,
+                                            std::conditional_t<traits::steal_rsp, remote_access, wg_access>>;
+    // How this policy's work-groups take work from each other (steal_strategy.hpp).
+    using steal = steal_strategy<traits>;
+
+    std::tuple<Tasks...> tasks;
+    unsigned* mem = nullptr;
+    layout L;
+    unsigned workgroup_threshold = 2, device_threshold = 4, keep_private = 1, max_donations = 2;
+
+    CANOPY_DEVICE queues::front_ref private_slot(unsigned sg, unsigned i) const {
+        return {mem + L.private_at(sg, i), L.shape};
+    }
+    /// steal-emulated's request words and mailboxes (steal_emulated.hpp).
+    CANOPY_DEVICE emulated_steal mailboxes() const { return {mem, L}; }
+    CANOPY_DEVICE unsigned* outstanding() const { return mem + L.outstanding; }
+    CANOPY_DEVICE unsigned* status() const { return mem + L.status; }
+
+    /// Every lane of the sub-group, converged, with the front's (uniform) type: a lane holding a task
+    /// (`valid`) runs it; a cooperative type's body runs on every lane (task_context.hpp), so that
+    /// its collectives are reached by all of them.
+    template <unsigned I = 0>
+    CANOPY_DEVICE void dispatch(unsigned type, bool valid, const unsigned* words, ctx_t& ctx) const {
+        if constexpr (I < num_types) {
+            using T = std::tuple_element_t<I, std::tuple<Tasks...>>;
+            if (type == I) {
+                typename T::payload p;
+                __builtin_memcpy(&p, words, sizeof(p)); // device code: std::memcpy is host-only on HIP
+                if constexpr (detail::is_cooperative<T>::value) {
+                    std::get<I>(tasks)(static_cast<const typename T::payload&>(p), valid, ctx);
+                } else if (valid) {
+                    std::get<I>(tasks)(static_cast<const typename T::payload&>(p), ctx);
+                }
+                return;
+            }
+            dispatch<I + 1>(type, valid, words, ctx);
+        }
+    }
+
+    /// The leader's counters, once, as it leaves the loop (both cores). Plain stores: the host reads the
+    /// rows after the kernel ends (kernel end publishes them).
+    CANOPY_DEVICE void write_stats(unsigned sg, const unsigned* cnt) const {
+        // The rows start zeroed (the host zero-fills the buffer): an idle sub-group's mostly-zero row
+        // then costs no stores and no dirty lines to write back at the kernel's end.
+        for (unsigned i = 0; i < num_counters; ++i) {
+            if (cnt[i] != 0) {
+                st(mem + L.stats_at(sg) + i, cnt[i]);
+            }
+        }
+    }
+
+    /// The checks every core's pick makes before it looks at a shared queue, in this order: a failed
+    /// run stops every sub-group; the steal strategy serves a thief's request (steal-emulated: so that a
+    /// thief never waits on a victim that is busy polling); then the sub-group's own private queue;
+    /// then a front the strategy received (steal-emulated's mailbox). True with `kind` set when one of
+    /// them decides. `self` is the calling core: its service_request serves its own queues.
+    template <class Self>
+    CANOPY_DEVICE static bool pick_before_queues(const Self& self, unsigned wg, unsigned sg, unsigned ph,
+                                                 unsigned pt, bool& pending, unsigned* cnt, unsigned& kind) {
+        if (failed(self.status())) {
+            kind = detail::pk_done;
+            return true;
+        }
+        steal::serve(self, wg, cnt);
+        if (pt != ph) {
+            kind = detail::pk_private;
+            return true;
+        }
+        if (steal::received(self, sg, pending)) {
+            kind = detail::pk_mailbox;
+            return true;
+        }
+        return false;
+    }
+
+    /// A hand-off of memory between the lanes of this sub-group at the private scope Sp: a release fence,
+    /// subgroup_barrier(), an acquire fence, all at Sp (OpenCL's work_group_barrier(flags, scope) for one
+    /// sub-group; docs/race-detector.md). At sub-group scope the barrier alone is that synchronization
+    /// (it is a sub-group fence pair around the wave barrier / bar.warp.sync), so the fences are emitted
+    /// only for a wider Sp: HRF-direct's device scope. The other policies pay no extra fence (on NVIDIA a
+    /// sub-group fence would be a fence.acq_rel.cta per lane, twice per front).
+    CANOPY_DEVICE static void handoff_barrier() {
+        if constexpr (Sp != scope::subgroup) {
+            fence<Sp>(std::memory_order_release);
+        }
+        subgroup_barrier();
+        if constexpr (Sp != scope::subgroup) {
+            fence<Sp>(std::memory_order_acquire);
+        }
+    }
+
+    /// What one sub-group's loop carries from front to front (both cores). Uniform (every lane keeps
+    /// the same copy), save the counters, which only the leader's count and write.
+    struct loop_state {
+        unsigned ph = 0, pt = 0; // the private queue's indices: its fronts are [ph, pt)
+        // The leader's counters: an array of the caller's (operator()'s), not a member, so that the
+        // scalars here stay in registers (an aggregate with a dynamically indexed array member is
+        // kept in local memory whole on sm_90: 16 to 48 more stack bytes a kernel, measured).
+        unsigned* cnt = nullptr;
+        bool pending = false;     // steal-emulated: a request is posted and not yet answered
+        unsigned cursor = 0;      // the last victim asked (steal-emulated) or probed (steal-rsp)
+        unsigned system_tick = 0; // ring core, several devices: fronts since the last look at the system
+    };
+
+    /// The leader, after the lanes packed `used` more tasks of type t into the newest private front
+    /// (which held `have`) and `rest` into `need` new fronts from ticket pt: their headers (both cores).
+    CANOPY_DEVICE void set_packed_headers(unsigned sg, unsigned pt, unsigned t, unsigned have, unsigned used,
+                                          unsigned rest, unsigned need) const {
+        const unsigned F = subgroup_size();
+        if (used > 0) {
+            private_slot(sg, pt - 1).set_header(t, have + used);
+        }
+        for (unsigned k = 0; k < need; ++k) {
+            const unsigned left = rest - k * F;
+            private_slot(sg, pt + k).set_header(t, left < F ? left : F);
+        }
+    }
+
+    /// The leader, once per front (both cores): the front's `ran` tasks finish and its `spawned`
+    /// children are counted in one RMW, before any child can be published (a child finished before it
+    /// was counted could bring the count to 0 while work exists). Relaxed at device scope: a count
+    /// only, which carries no data. Returns the count after it (wrapped if it underflowed: reported).
+    CANOPY_DEVICE unsigned count_front(unsigned ran, unsigned spawned, unsigned sg, unsigned* cnt) const {
+        cnt[c_spawned] += spawned;
+        const unsigned old = atomic_ref<unsigned, scope::device>(*outstanding())
+                                 .fetch_add(spawned - ran, std::memory_order_relaxed);
+        if (old + spawned < ran) {
+            report(status(), failure::counter_underflow, sg);
+        }
+        return old + spawned - ran;
+    }
+};
+
+} // namespace canopy::runtime
