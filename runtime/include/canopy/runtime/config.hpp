@@ -36,10 +36,9 @@ struct config {
     unsigned max_share_per_point = 8;
     // Ring core: how many device rings the device queue is split into (0: one per
     // `workgroups_per_device_ring` work-groups of the grid). Each work-group shares into and polls its
-    // home ring first and probes one other per idle poll. Why: on an H200 (1,848 work-groups, 3,696
-    // sub-groups) one device ring made every hand-off a CAS race among all idle sub-groups on one word;
-    // UTS T1 under hrf-indirect ran at 44 M nodes/s against 771 M for steal-emulated's per-work-group
-    // queues (docs/gpu-check.md). The seeds start in ring 0.
+    // home ring first and probes one other per idle poll. Why: one ring for a whole GPU makes every
+    // hand-off a CAS race among all its idle sub-groups on one head word (measured: docs/runtime.md, "Why
+    // several device rings"). The seeds start in ring 0.
     unsigned device_rings = 0;
     unsigned workgroups_per_device_ring = 8;
     // order = priority (task_order.hpp): the bucket width, and the far ring's capacity in fronts (0: the

@@ -19,10 +19,15 @@
 #include <tuple>
 #include <type_traits>
 
+// The platform the loops are written in (both cores include this header for it): atomics and plain
+// accesses, scopes, sub-group ids and collectives, bounded spins, the --trace clock.
 #include "canopy/platform/atomic.hpp"
+#include "canopy/platform/ids.hpp"
 #include "canopy/platform/plain_access.hpp"
 #include "canopy/platform/scope.hpp"
+#include "canopy/platform/spin.hpp"
 #include "canopy/platform/subgroup.hpp"
+#include "canopy/platform/trace.hpp"
 #include "canopy/queues/front.hpp"
 #include "canopy/queues/scoped_access.hpp"
 #include "canopy/runtime/layout.hpp"
@@ -52,7 +57,7 @@ enum pick_kind : unsigned {
 template <policy P, class... Tasks> struct core_base {
     using traits = policy_traits<P>;
     using ctx_t = task_context<Tasks...>;
-    static constexpr unsigned W = payload_words<Tasks...>;
+    static constexpr unsigned task_words = payload_words<Tasks...>;
     static constexpr unsigned num_types = sizeof...(Tasks);
     static constexpr scope Sp = traits::private_scope;
     // Work-group queue words: one scope for their whole life (P7).
@@ -106,12 +111,12 @@ template <policy P, class... Tasks> struct core_base {
 
     /// The leader's counters, once, as it leaves the loop (both cores). Plain stores: the host reads the
     /// rows after the kernel ends (kernel end publishes them).
-    CANOPY_DEVICE void write_stats(unsigned sg, const unsigned* cnt) const {
+    CANOPY_DEVICE void write_stats(unsigned sg, const unsigned* counters) const {
         // The rows start zeroed (the host zero-fills the buffer): an idle sub-group's mostly-zero row
         // then costs no stores and no dirty lines to write back at the kernel's end.
         for (unsigned i = 0; i < num_counters; ++i) {
-            if (cnt[i] != 0) {
-                st(mem + L.stats_at(sg) + i, cnt[i]);
+            if (counters[i] != 0) {
+                st(mem + L.stats_at(sg) + i, counters[i]);
             }
         }
     }
@@ -122,14 +127,15 @@ template <policy P, class... Tasks> struct core_base {
     /// then a front the strategy received (steal-emulated's mailbox). True with `kind` set when one of
     /// them decides. `self` is the calling core: its service_request serves its own queues.
     template <class Self>
-    CANOPY_DEVICE static bool pick_before_queues(const Self& self, unsigned wg, unsigned sg, unsigned ph,
-                                                 unsigned pt, bool& pending, unsigned* cnt, unsigned& kind) {
+    CANOPY_DEVICE static bool pick_before_queues(const Self& self, unsigned wg, unsigned sg, unsigned head,
+                                                 unsigned tail, bool& pending, unsigned* counters,
+                                                 unsigned& kind) {
         if (failed(self.status())) {
             kind = detail::pk_done;
             return true;
         }
-        steal::serve(self, wg, cnt);
-        if (pt != ph) {
+        steal::serve(self, wg, counters);
+        if (tail != head) {
             kind = detail::pk_private;
             return true;
         }
@@ -159,27 +165,29 @@ template <policy P, class... Tasks> struct core_base {
     /// What one sub-group's loop carries from front to front (both cores). Uniform (every lane keeps
     /// the same copy), save the counters, which only the leader's count and write.
     struct loop_state {
-        unsigned ph = 0, pt = 0; // the private queue's indices: its fronts are [ph, pt)
+        /// A loop's start: counting into the caller's `counters`, its first victim after work-group wg.
+        CANOPY_DEVICE loop_state(unsigned* c, unsigned wg) : counters(c), cursor(wg) {}
+        unsigned head = 0, tail = 0; // the private queue's indices: its fronts are [head, tail)
         // The leader's counters: an array of the caller's (operator()'s), not a member, so that the
         // scalars here stay in registers (an aggregate with a dynamically indexed array member is
         // kept in local memory whole on sm_90: 16 to 48 more stack bytes a kernel, measured).
-        unsigned* cnt = nullptr;
+        unsigned* counters = nullptr;
         bool pending = false;     // steal-emulated: a request is posted and not yet answered
         unsigned cursor = 0;      // the last victim asked (steal-emulated) or probed (steal-rsp)
         unsigned system_tick = 0; // ring core, several devices: fronts since the last look at the system
     };
 
     /// The leader, after the lanes packed `used` more tasks of type t into the newest private front
-    /// (which held `have`) and `rest` into `need` new fronts from ticket pt: their headers (both cores).
-    CANOPY_DEVICE void set_packed_headers(unsigned sg, unsigned pt, unsigned t, unsigned have, unsigned used,
-                                          unsigned rest, unsigned need) const {
-        const unsigned F = subgroup_size();
+    /// (which held `have`) and `rest` into `need` new fronts from ticket tail: their headers (both cores).
+    CANOPY_DEVICE void set_packed_headers(unsigned sg, unsigned tail, unsigned t, unsigned have,
+                                          unsigned used, unsigned rest, unsigned need) const {
+        const unsigned lanes = subgroup_size();
         if (used > 0) {
-            private_slot(sg, pt - 1).set_header(t, have + used);
+            private_slot(sg, tail - 1).set_header(t, have + used);
         }
         for (unsigned k = 0; k < need; ++k) {
-            const unsigned left = rest - k * F;
-            private_slot(sg, pt + k).set_header(t, left < F ? left : F);
+            const unsigned left = rest - k * lanes;
+            private_slot(sg, tail + k).set_header(t, left < lanes ? left : lanes);
         }
     }
 
@@ -187,8 +195,9 @@ template <policy P, class... Tasks> struct core_base {
     /// children are counted in one RMW, before any child can be published (a child finished before it
     /// was counted could bring the count to 0 while work exists). Relaxed at device scope: a count
     /// only, which carries no data. Returns the count after it (wrapped if it underflowed: reported).
-    CANOPY_DEVICE unsigned count_front(unsigned ran, unsigned spawned, unsigned sg, unsigned* cnt) const {
-        cnt[c_spawned] += spawned;
+    CANOPY_DEVICE unsigned count_front(unsigned ran, unsigned spawned, unsigned sg,
+                                       unsigned* counters) const {
+        counters[c_spawned] += spawned;
         const unsigned old = atomic_ref<unsigned, scope::device>(*outstanding())
                                  .fetch_add(spawned - ran, std::memory_order_relaxed);
         if (old + spawned < ran) {

@@ -33,13 +33,11 @@
 //   - Free lists: versioned Treiber stacks of record indices, each head carrying a version (ABA: a
 //     record is freed and taken again while a slow pop still holds its old head). A work-item pops
 //     from and pushes to the stack of its global id modulo the stripe count, and pops from the next
-//     ones when that is empty. One stack took every lane of a front at once, and its CAS retries cost
-//     84 device atomics per task on fib(10) (timed hrf8, hrf-indirect) against 9 spawn-only. 32 stacks
-//     were enough for the emulator's devices but not for a GPU: on an H100 (101,376 resident lanes,
-//     ~3,000 per stack) UTS T1 by joins ran 135x slower than by atomic counters (599 against 4.45 ms),
-//     T1L 500x, every stack a CAS queue. So the stripe count grows with the pool: capacity / 16
-//     rounded down to a power of two, from 32 to 8192 (join_stripes_for), about a dozen lanes per stack
-//     on an H100 with the default 2^18 records. Push is a release CAS (the continuation's reads of
+//     ones when that is empty. Why striped, and why the stripe count grows with the pool (capacity / 16
+//     rounded down to a power of two, from 32 to 8192: join_stripes_for): a stack that many lanes push
+//     and pop at once is a CAS queue, whose retries cost more than the joins themselves (the measured
+//     history: docs/runtime.md, "Joins"; docs/gpu-check.md). The default 2^18 records leave about a
+//     dozen of a full GPU's resident lanes per stack. Push is a release CAS (the continuation's reads of
 //     the slots happen-before the next owner's writes); pop an acquire CAS. `next` words are relaxed
 //     atomics: a pop may read the `next` of a record another pop has just taken; its CAS then fails
 //     on the version, but the read itself must not be a data race.

@@ -44,11 +44,11 @@ template <class Traits> struct device_level {
     CANOPY_DEVICE const queues::front_ring& ring() const { return q; }
     CANOPY_DEVICE unsigned queued() const { return q.template size_hint<access>(); }
 
-    /// One front; true with its ticket in `aux`.
-    CANOPY_DEVICE bool take(unsigned& aux) const {
+    /// One front; true with its `ticket`.
+    CANOPY_DEVICE bool take(unsigned& ticket) const {
         const queues::ring_span s = q.template reserve_pop<access>(1);
         if (s.n != 0) {
-            aux = s.first;
+            ticket = s.first;
         }
         return s.n != 0;
     }
@@ -56,9 +56,9 @@ template <class Traits> struct device_level {
     CANOPY_DEVICE queues::ring_span reserve(unsigned want) const {
         return q.template reserve_push<access>(want);
     }
-    CANOPY_DEVICE void publish(queues::ring_span r, unsigned /*tasks*/, unsigned* cnt) const {
+    CANOPY_DEVICE void publish(queues::ring_span r, unsigned /*tasks*/, unsigned* counters) const {
         q.template publish<push_access>(r);
-        cnt[c_donate_device] += r.n;
+        counters[c_donate_device] += r.n;
     }
 };
 

@@ -35,12 +35,12 @@ template <class Access, class PushAccess, bool Advertises> struct locked_level {
                 .store(q.template size_locked<Access>(), std::memory_order_relaxed);
         }
     }
-    /// Takes the lock when the queue holds a front: true with the front's index in `aux`, the lock held
+    /// Takes the lock when the queue holds a front: true with the front's `index`, the lock held
     /// until hand_back.
-    CANOPY_DEVICE bool take(unsigned& aux) const {
+    CANOPY_DEVICE bool take(unsigned& index) const {
         if (queued() > 0 && q.template try_lock<Access>()) {
             if (q.template size_locked<Access>() > 0) {
-                aux = q.template head<Access>();
+                index = q.template head<Access>();
                 return true;
             }
             q.template unlock<Access>();

@@ -40,11 +40,11 @@ template <class Traits> struct workgroup_level {
             atomic_ref<unsigned, scope::device>(*q.advert_word()).store(queued(), std::memory_order_relaxed);
         }
     }
-    /// One front; true with its ticket in `aux`.
-    CANOPY_DEVICE bool take(unsigned& aux) const {
+    /// One front; true with its `ticket`.
+    CANOPY_DEVICE bool take(unsigned& ticket) const {
         const queues::ring_span s = q.template reserve_pop<access>(1);
         if (s.n != 0) {
-            aux = s.first;
+            ticket = s.first;
         }
         return s.n != 0;
     }
@@ -55,10 +55,10 @@ template <class Traits> struct workgroup_level {
     CANOPY_DEVICE queues::ring_span reserve(unsigned want) const {
         return q.template reserve_push<access>(want);
     }
-    CANOPY_DEVICE void publish(queues::ring_span r, unsigned /*tasks*/, unsigned* cnt) const {
+    CANOPY_DEVICE void publish(queues::ring_span r, unsigned /*tasks*/, unsigned* counters) const {
         q.template publish<access>(r);
         advertise();
-        cnt[c_donate_wg] += r.n;
+        counters[c_donate_wg] += r.n;
     }
 };
 

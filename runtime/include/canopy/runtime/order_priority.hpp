@@ -75,15 +75,15 @@ template <class Traits> struct priority_order {
     // The far ring as one level of the ring core's stack (level_device.hpp's operations and scopes).
     CANOPY_DEVICE queues::front_ring ring() const { return far_ring(); }
     /// An idle leader's poll: the far ring's fronts before its open ticket belong to open buckets. True
-    /// with the reserved ticket in `aux` (acquire at device scope, inside reserve_pop).
-    CANOPY_DEVICE bool take(unsigned& aux) const {
+    /// with the reserved `ticket` (acquire at device scope, inside reserve_pop).
+    CANOPY_DEVICE bool take(unsigned& ticket) const {
         const queues::front_ring fq = far_ring();
         const unsigned open = far_open().load(std::memory_order_relaxed);
         const unsigned head = dev_access::load(fq.head_word(), std::memory_order_relaxed);
         if (static_cast<int>(open - head) > 0) {
             const queues::ring_span s = fq.template reserve_pop<dev_access>(1);
             if (s.n != 0) {
-                aux = s.first;
+                ticket = s.first;
                 return true;
             }
         }
@@ -99,10 +99,10 @@ template <class Traits> struct priority_order {
         return far_ring().template reserve_push<dev_access>(want);
     }
     /// Far fronts holding `tasks`: counted far before they can be taken (far tasks <= outstanding).
-    CANOPY_DEVICE void publish(queues::ring_span r, unsigned tasks, unsigned* cnt) const {
+    CANOPY_DEVICE void publish(queues::ring_span r, unsigned tasks, unsigned* counters) const {
         deferring(tasks);
         far_ring().template publish<push_access>(r);
-        cnt[c_deferred] += r.n;
+        counters[c_deferred] += r.n;
     }
 
     /// An idle leader: when far fronts exist, none is open, and every outstanding task is far (far

@@ -6,7 +6,7 @@
 //   - the work-group and device queues are front_rings: a reservation is one CAS on an index, and the
 //     lanes read a reserved front in place while other sub-groups reserve the next ones (the locked
 //     core holds the queue's lock while the lanes read);
-//   - a move between queues is copied by every lane at once (lane l copies task l: W words a lane),
+//   - a move between queues is copied by every lane at once (lane l copies task l: task_words words a lane),
 //     and k fronts move with one reservation (one release for the batch);
 //   - sharing is driven by hunger: a sub-group that finds no work counts itself idle in its
 //     work-group's and the device's idle counts; after a front, a sub-group holding more than
@@ -34,15 +34,6 @@
 // a dry device takes from it, and a device with no task leaves only when the system's credits read 0.
 #pragma once
 
-#include <atomic>
-
-#include "canopy/platform/atomic.hpp"
-#include "canopy/platform/ids.hpp"
-#include "canopy/platform/plain_access.hpp"
-#include "canopy/platform/scope.hpp"
-#include "canopy/platform/spin.hpp"
-#include "canopy/platform/subgroup.hpp"
-#include "canopy/platform/trace.hpp"
 #include "canopy/queues/front_ring.hpp"
 #include "canopy/runtime/core_base.hpp"
 #include "canopy/runtime/level_device.hpp"
@@ -55,26 +46,12 @@ namespace canopy::runtime {
 
 template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks...> {
     using base = core_base<P, Tasks...>;
-    using base::dispatch;
-    using base::handoff_barrier;
-    using base::L;
-    using base::mem;
-    using base::outstanding;
-    using base::private_slot;
-    using base::status;
-    using base::write_stats;
-    using typename base::ctx_t;
-    using typename base::dev_access;
-    using typename base::dev_push_access;
-    using typename base::loop_state;
-    using typename base::steal;
-    using typename base::thief_access;
-    using typename base::traits;
-    using typename base::wg_access;
-    static constexpr unsigned W = base::W;
+    using base::dispatch, base::handoff_barrier, base::L, base::mem, base::outstanding, base::private_slot,
+        base::status, base::write_stats;
+    using typename base::ctx_t, typename base::loop_state, typename base::steal, typename base::thief_access,
+        typename base::traits;
+    static constexpr unsigned task_words = base::task_words;
     static constexpr unsigned num_types = base::num_types;
-    static constexpr scope Sp = base::Sp;
-    static constexpr scope Swg = traits::workgroup_scope;
     static constexpr bool rings = true; // the steal strategies' take per queue design
 
     task_order order = task_order::lifo;
@@ -97,9 +74,9 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     CANOPY_DEVICE system_level sys_level() const { return {sys, dev}; }
 
     /// The leader whose count step (or donation) left its device with no task: its device's credit goes.
-    CANOPY_DEVICE void device_dry(unsigned* cnt) const {
+    CANOPY_DEVICE void device_dry(unsigned* counters) const {
         sys_level().device_dry();
-        ++cnt[c_device_dry];
+        ++counters[c_device_dry];
     }
 
     /// Busy again (fewer than half the device's sub-groups idle): the device leaves the hungry count.
@@ -136,8 +113,8 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         return atomic_ref<unsigned, scope::device>(mem[L.idle_device()]);
     }
     /// steal-emulated, the ring core's owner side (answer_request): the oldest front of its ring.
-    CANOPY_DEVICE void service_request(unsigned wg, unsigned* cnt) const {
-        this->mailboxes().answer(wg, cnt, [&](unsigned thief) {
+    CANOPY_DEVICE void service_request(unsigned wg, unsigned* counters) const {
+        this->mailboxes().answer(wg, counters, [&](unsigned thief) {
             const workgroup_level<traits> w = wg_level(wg);
             unsigned ticket = 0;
             if (!w.take(ticket)) {
@@ -151,16 +128,16 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
 
     /// The leader's poll of the shared rings, in order: its work-group ring, its home device ring, one
     /// other device ring in turn (`probe`), the system ring once half the device is idle (several
-    /// devices), the far ring's open buckets (order priority). True with the reserved ticket in `aux`
+    /// devices), the far ring's open buckets (order priority). True with the reserved `ticket`
     /// (and the ring in `ring`) when one had a front: the slot is handed back after the lanes read it.
-    CANOPY_DEVICE bool take_shared(unsigned wg, unsigned home, unsigned& probe, bool idle, unsigned& aux,
+    CANOPY_DEVICE bool take_shared(unsigned wg, unsigned home, unsigned& probe, bool idle, unsigned& ticket,
                                    unsigned& ring, unsigned& kind) const {
-        if (wg_level(wg).take(aux)) {
+        if (wg_level(wg).take(ticket)) {
             kind = detail::pk_workgroup;
             return true;
         }
         const auto take_device = [&](unsigned k) {
-            const bool took = dev_level(k).take(aux);
+            const bool took = dev_level(k).take(ticket);
             if (took) {
                 ring = k;
                 kind = detail::pk_device;
@@ -179,12 +156,12 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         if (devices > 1 && idle && 2 * idle_device().load(std::memory_order_relaxed) >= L.subgroups()) {
             // Several devices, half of this one idle: work from the system ring before the device's
             // own stealing (a device with one long front has tasks, but its sub-groups have none).
-            if (sys_ring().take(aux)) {
+            if (sys_ring().take(ticket)) {
                 kind = detail::pk_system;
                 return true;
             }
         }
-        if (order == task_order::priority && prio().take(aux)) {
+        if (order == task_order::priority && prio().take(ticket)) {
             kind = detail::pk_far;
             return true;
         }
@@ -192,9 +169,9 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     }
 
     /// Leader: chooses the next front (pk_* as the locked core). For the shared rings the reserved
-    /// ticket is in `aux` (the slot is handed back after the lanes have read it); `ring` says which
+    /// ticket is `ticket` (the slot is handed back after the lanes have read it); `ring` says which
     /// device ring (pk_device) or, for pk_rsp, the victim and the fronts reserved (rsp_thief::word).
-    CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned& aux, unsigned& ring,
+    CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned& ticket, unsigned& ring,
                                 loop_state& s) const {
         const unsigned home = home_ring(wg);
         unsigned probe = home; // the other device ring an idle poll looks at (take_shared)
@@ -203,7 +180,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         bool idle = false;
         std::uint64_t idle_since = 0; // --trace: the first poll that found nothing
         const bool in_time = spin_until_bounded([&] {
-            if (base::pick_before_queues(*this, wg, sg, s.ph, s.pt, s.pending, s.cnt, kind)) {
+            if (base::pick_before_queues(*this, wg, sg, s.head, s.tail, s.pending, s.counters, kind)) {
                 return true;
             }
             // Exact termination, before the shared rings: a launch with nothing left (or nothing at
@@ -216,7 +193,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                 // Several devices: this one is dry. The run ends when the credits read 0 (no task
                 // anywhere, none can appear: system_level.hpp); until then, take from the system ring.
                 if (devices > 1) {
-                    if (sys_ring().take(aux)) {
+                    if (sys_ring().take(ticket)) {
                         kind = detail::pk_system;
                         return true;
                     }
@@ -227,12 +204,12 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                 kind = detail::pk_done;
                 return true;
             }
-            if (take_shared(wg, home, probe, idle, aux, ring, kind)) {
+            if (take_shared(wg, home, probe, idle, ticket, ring, kind)) {
                 return true;
             }
             // The steal strategy: steal-emulated asks (the front arrives in the mailbox); steal-rsp
             // reserves fronts at a victim (ring = rsp_thief::word(victim, fronts)).
-            if (steal::on_idle(*this, wg, nwg, sg, s, backoff, aux, ring)) {
+            if (steal::on_idle(*this, wg, nwg, sg, s, backoff, ticket, ring)) {
                 kind = detail::pk_rsp;
                 return true;
             }
@@ -301,14 +278,14 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         return op(wg_level(wg));
     }
 
-    /// Every lane: moves up to `want` private fronts — the oldest (from ph on), or with `newest` the
-    /// newest (ending at pt) — into the work-group, device or far ring, as many as it has free slots for
-    /// (one reservation); returns how many moved (uniform) and advances ph (or pulls pt back) past them.
+    /// Every lane: moves up to `want` private fronts — the oldest (from head on), or with `newest` the
+    /// newest (ending at tail) — into the work-group, device or far ring, as many as it has free slots for
+    /// (one reservation); returns how many moved (uniform) and advances head (or pulls tail back) past them.
     /// Lane l copies task l of every front; the leader the headers.
     /// to_device: the device ring ring_offset after the home ring.
-    CANOPY_DEVICE unsigned move_out(unsigned wg, unsigned sg, unsigned& ph, unsigned& pt, unsigned want,
-                                    unsigned where, bool newest, bool leader, unsigned lane, unsigned* cnt,
-                                    unsigned ring_offset = 0) const {
+    CANOPY_DEVICE unsigned move_out(unsigned wg, unsigned sg, unsigned& head, unsigned& tail, unsigned want,
+                                    unsigned where, bool newest, bool leader, unsigned lane,
+                                    unsigned* counters, unsigned ring_offset = 0) const {
         // The level `where` names: every operation below is that level's (its header argues the scopes).
         const auto to = [&](auto&& op) { return at_target(where, wg, ring_offset, op); };
         const queues::front_ring q = to([](const auto& level) { return level.ring(); });
@@ -325,7 +302,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         if (r.n == 0) {
             return 0;
         }
-        const unsigned from = newest ? pt - r.n : ph;
+        const unsigned from = newest ? tail - r.n : head;
         // Leader -> lanes (its acquire of the slots) and lanes -> lanes (the packed private fronts were
         // written by whichever lane packed them), at the private scope.
         handoff_barrier();
@@ -339,31 +316,31 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         if (leader) {
             // The release that publishes the fronts, with the level's own counting (the system
             // level's credits, the far ring's far tasks).
-            to([&](const auto& level) { level.publish(r, moved_tasks, cnt); });
+            to([&](const auto& level) { level.publish(r, moved_tasks, counters); });
             if (traced && where != to_far) { // a far move is part of packing
                 trace_span(trace_kind::share, since, r.n);
             }
         }
         if (newest) {
-            pt -= r.n;
+            tail -= r.n;
         } else {
-            ph += r.n;
+            head += r.n;
         }
         return r.n;
     }
 
     /// Every lane: moves up to `n` of the oldest private fronts to the work-group ring, then (work-
     /// sharing policies) the device ring. Returns how many moved (uniform).
-    CANOPY_DEVICE unsigned spill(unsigned wg, unsigned sg, unsigned& ph, unsigned& pt, unsigned n,
-                                 bool leader, unsigned lane, unsigned* cnt) const {
-        unsigned moved = move_out(wg, sg, ph, pt, n, to_workgroup, false, leader, lane, cnt);
+    CANOPY_DEVICE unsigned spill(unsigned wg, unsigned sg, unsigned& head, unsigned& tail, unsigned n,
+                                 bool leader, unsigned lane, unsigned* counters) const {
+        unsigned moved = move_out(wg, sg, head, tail, n, to_workgroup, false, leader, lane, counters);
         if constexpr (traits::donates_to_device) {
             // The home device ring, then the others in turn: a full ring need not mean a full device
             // (a high-degree vertex's children can outnumber a private ring, its work-group ring and a
-            // device ring together: PageRank on Kronecker 16 and 18, 1,584 work-groups of an H200).
+            // device ring together: PageRank on large Kronecker graphs, docs/graph-experiment.md).
             // Only a spill pays for the walk, and it stops at the first rings that take the fronts.
             for (unsigned k = 0; k < L.device_rings && moved < n; ++k) {
-                moved += move_out(wg, sg, ph, pt, n - moved, to_device, false, leader, lane, cnt, k);
+                moved += move_out(wg, sg, head, tail, n - moved, to_device, false, leader, lane, counters, k);
             }
         }
         return moved;
@@ -374,8 +351,8 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// reach 2^16 (one collective instead of one per type). Returns whether `flag` is set on any lane:
     /// in a free field of the same scan when fewer than 4 types leave one, else by one more vote.
     CANOPY_DEVICE bool scan_counts(const unsigned (&k)[num_types], unsigned (&offs)[num_types],
-                                   unsigned (&totals)[num_types], unsigned F, bool flag = false) const {
-        if (num_types <= 4 && L.staging_capacity * F < 65536u) {
+                                   unsigned (&totals)[num_types], unsigned lanes, bool flag = false) const {
+        if (num_types <= 4 && L.staging_capacity * lanes < 65536u) {
             unsigned long long packed = 0;
             for (unsigned t = 0; t < num_types; ++t) {
                 packed |= static_cast<unsigned long long>(k[t]) << (16 * t);
@@ -384,7 +361,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                 packed |= static_cast<unsigned long long>(flag ? 1u : 0u) << (16 * (num_types % 4));
             }
             const unsigned long long o = exclusive_sum(packed);
-            const unsigned long long all = broadcast(o + packed, F - 1);
+            const unsigned long long all = broadcast(o + packed, lanes - 1);
             for (unsigned t = 0; t < num_types; ++t) {
                 offs[t] = static_cast<unsigned>(o >> (16 * t)) & 0xffffu;
                 totals[t] = static_cast<unsigned>(all >> (16 * t)) & 0xffffu;
@@ -395,7 +372,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         } else {
             for (unsigned t = 0; t < num_types; ++t) {
                 offs[t] = exclusive_sum(k[t]);
-                totals[t] = broadcast(offs[t] + k[t], F - 1);
+                totals[t] = broadcast(offs[t] + k[t], lanes - 1);
             }
         }
         return any(flag);
@@ -420,12 +397,12 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// each costs a fiber switch per lane, on a GPU a shuffle or two.
     CANOPY_DEVICE picked_front pick_front(unsigned wg, unsigned nwg, unsigned sg, bool leader,
                                           loop_state& s) const {
-        unsigned aux = 0, ring = 0, kind = detail::pk_done;
+        unsigned ticket = 0, ring = 0, kind = detail::pk_done;
         if (leader) {
-            kind = pick(wg, nwg, sg, aux, ring, s);
+            kind = pick(wg, nwg, sg, ticket, ring, s);
         }
         const unsigned long long picked =
-            broadcast(static_cast<unsigned long long>(aux) << 32 | (kind | ring << 4), 0);
+            broadcast(static_cast<unsigned long long>(ticket) << 32 | (kind | ring << 4), 0);
         return {static_cast<unsigned>(picked) & 15u, static_cast<unsigned>(picked >> 32),
                 static_cast<unsigned>(picked) >> 4};
     }
@@ -445,11 +422,12 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// private ring (lane l copies task l; the leader the headers), before the hand-off that precedes
     /// the promoted release of the victim's slots.
     CANOPY_DEVICE read_front read_picked(const picked_front& p, unsigned wg, unsigned sg, bool leader,
-                                         unsigned lane, const loop_state& s, unsigned (&words)[W]) const {
-        const unsigned F = subgroup_size();
+                                         unsigned lane, const loop_state& s,
+                                         unsigned (&words)[task_words]) const {
+        const unsigned lanes = subgroup_size();
         read_front r{};
         r.stolen_n = p.kind == detail::pk_rsp ? rsp_thief::fronts(p.ring) : 0;
-        r.mine = next_private(order, s.ph, s.pt);
+        r.mine = next_private(order, s.head, s.tail);
         const queues::front_ref f = p.kind == detail::pk_mailbox   ? this->mailboxes().front(sg)
                                     : p.kind == detail::pk_private ? private_slot(sg, r.mine)
                                                                    : source_ring(p, wg).slot(p.ticket);
@@ -458,7 +436,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         // No vote on `bad`: every lane read the same two header words of a front its sub-group owns
         // (nothing writes them until the leader hands the slot back), after the same hand-off, so `bad`
         // is uniform already and the branches on it cannot diverge.
-        r.bad = r.type >= num_types || r.count == 0 || r.count > F;
+        r.bad = r.type >= num_types || r.count == 0 || r.count > lanes;
         if (!r.bad && lane < r.count) {
             for (unsigned i = 0; i < type_words<Tasks...>(r.type); ++i) {
                 words[i] = ld(f.payload(lane) + i);
@@ -467,7 +445,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         if (r.stolen_n > 1) {
             const queues::front_ring vq = source_ring(p, wg);
             for (unsigned j = 1; j < r.stolen_n; ++j) {
-                copy_front(vq.slot(p.ticket + j), private_slot(sg, s.pt + j - 1), F, leader, lane);
+                copy_front(vq.slot(p.ticket + j), private_slot(sg, s.tail + j - 1), lanes, leader, lane);
             }
         }
         return r;
@@ -478,7 +456,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// its private tickets past what the pick took or the steal copied.
     CANOPY_DEVICE void hand_back(const picked_front& p, const read_front& r, unsigned wg, unsigned sg,
                                  bool leader, loop_state& s) const {
-        const unsigned F = subgroup_size();
+        const unsigned lanes = subgroup_size();
         if (leader) {
             if (p.kind == detail::pk_workgroup) {
                 wg_level(wg).hand_back(p.ticket);
@@ -493,7 +471,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                 source_ring(p, wg).template release<thief_access>({p.ticket, r.stolen_n});
             } else if (p.kind == detail::pk_mailbox) {
                 this->mailboxes().emptied(sg);
-                ++s.cnt[c_steals_received];
+                ++s.counters[c_steals_received];
             }
             if (r.bad) {
                 report(status(), failure::corrupt_front, sg);
@@ -503,20 +481,20 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                                      : p.kind == detail::pk_private                            ? lvl_private
                                      : p.kind == detail::pk_system                             ? lvl_system
                                                                                                : lvl_stolen;
-                ++s.cnt[c_fronts + lvl];
-                s.cnt[c_tasks + lvl] += r.count;
-                s.cnt[c_device_away] += p.kind == detail::pk_device && p.ring != home_ring(wg) ? 1 : 0;
-                s.cnt[c_partial] += r.count < F ? 1 : 0;
+                ++s.counters[c_fronts + lvl];
+                s.counters[c_tasks + lvl] += r.count;
+                s.counters[c_device_away] += p.kind == detail::pk_device && p.ring != home_ring(wg) ? 1 : 0;
+                s.counters[c_partial] += r.count < lanes ? 1 : 0;
             }
         }
         if (r.stolen_n > 1) {
-            s.pt += r.stolen_n - 1; // the copies: the newest private fronts
+            s.tail += r.stolen_n - 1; // the copies: the newest private fronts
         }
         if (p.kind == detail::pk_private) {
-            if (r.mine == s.pt - 1) {
-                s.pt -= 1;
+            if (r.mine == s.tail - 1) {
+                s.tail -= 1;
             } else {
-                s.ph += 1;
+                s.head += 1;
             }
         }
     }
@@ -540,19 +518,19 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// Every lane, after its task ran: its staged counts per type, and whether any lane's staging
     /// overflowed. fifo and lifo: the vote rides in the counts' scan (one collective fewer per front);
     /// priority splits the counts by a threshold first (classify), so it votes on its own.
-    CANOPY_DEVICE bool tally_children(const ctx_t& ctx, unsigned F, child_counts& c) const {
+    CANOPY_DEVICE bool tally_children(const ctx_t& ctx, unsigned lanes, child_counts& c) const {
         for (unsigned t = 0; t < num_types; ++t) {
             c.near_k[t] = detail::context_access::staged_of(ctx, t);
         }
         return order == task_order::priority
                    ? any(detail::context_access::overflowed(ctx))
-                   : scan_counts(c.near_k, c.offs, c.totals, F, detail::context_access::overflowed(ctx));
+                   : scan_counts(c.near_k, c.offs, c.totals, lanes, detail::context_access::overflowed(ctx));
     }
 
     /// order priority: a child whose priority is above the threshold (read once per front, relaxed: a
     /// stale one defers a task too few or too many, order not correctness) is far; then the scans of
     /// both classes. Every order: the front's child total.
-    CANOPY_DEVICE void classify_children(const ctx_t& ctx, unsigned F, bool leader, child_counts& c,
+    CANOPY_DEVICE void classify_children(const ctx_t& ctx, unsigned lanes, bool leader, child_counts& c,
                                          child_split& x) const {
         if (order == task_order::priority) {
             if (leader) {
@@ -569,8 +547,8 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                     x.least_far = pr < x.least_far ? pr : x.least_far;
                 }
             }
-            scan_counts(c.near_k, c.offs, c.totals, F);
-            scan_counts(c.far_k, c.far_offs, c.far_totals, F);
+            scan_counts(c.near_k, c.offs, c.totals, lanes);
+            scan_counts(c.far_k, c.far_offs, c.far_totals, lanes);
         }
         for (unsigned t = 0; t < num_types; ++t) {
             x.spawned += c.totals[t] + c.far_totals[t];
@@ -584,7 +562,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// fail (every value here is uniform). True when it failed (the status word says why).
     CANOPY_DEVICE bool pack_children(const ctx_t& ctx, unsigned wg, unsigned sg, bool leader, unsigned lane,
                                      child_counts& c, child_split& x, loop_state& s) const {
-        const unsigned F = subgroup_size();
+        const unsigned lanes = subgroup_size();
         const bool by_priority = order == task_order::priority;
         for (unsigned u = 0; u < (by_priority ? 2 * num_types : num_types); ++u) {
             const unsigned t = u % num_types;
@@ -596,13 +574,13 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                 continue;
             }
             // The newest private front takes more tasks of its own type (headers: leader only); never a
-            // far one's. Both in one broadcast (each is at most F <= 64).
+            // far one's. Both in one broadcast (each is at most lanes <= 64).
             unsigned room = 0, have = 0;
-            if (leader && s.pt != s.ph && !far) {
-                const queues::front_ref nf = private_slot(sg, s.pt - 1);
-                if (nf.type() == t && nf.count() < F) {
+            if (leader && s.tail != s.head && !far) {
+                const queues::front_ref nf = private_slot(sg, s.tail - 1);
+                if (nf.type() == t && nf.count() < lanes) {
                     have = nf.count();
-                    room = F - have;
+                    room = lanes - have;
                 }
             }
             const unsigned room_have = broadcast(room | have << 16, 0);
@@ -611,11 +589,11 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             room = room < total ? room : total;
             for (unsigned placed = 0; placed < total;) {
                 const unsigned top = placed == 0 ? room : 0;
-                const unsigned free_fronts = L.private_capacity - (s.pt - s.ph);
+                const unsigned free_fronts = L.private_capacity - (s.tail - s.head);
                 if (top == 0 && free_fronts == 0) {
-                    const unsigned left = (total - placed + F - 1) / F;
-                    const unsigned n = left < s.pt - s.ph ? left : s.pt - s.ph;
-                    if (spill(wg, sg, s.ph, s.pt, n, leader, lane, s.cnt) == 0) {
+                    const unsigned left = (total - placed + lanes - 1) / lanes;
+                    const unsigned n = left < s.tail - s.head ? left : s.tail - s.head;
+                    if (spill(wg, sg, s.head, s.tail, n, leader, lane, s.counters) == 0) {
                         if (leader) {
                             report(status(), failure::private_overflow, sg);
                         }
@@ -623,16 +601,16 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                     }
                     continue;
                 }
-                const unsigned fit = top + free_fronts * F;
+                const unsigned fit = top + free_fronts * lanes;
                 const unsigned hi = total - placed < fit ? total : placed + fit;
                 const unsigned used = top < hi - placed ? top : hi - placed; // into the newest front
                 const unsigned rest = hi - placed - used;
-                const unsigned need = (rest + F - 1) / F; // new fronts
-                place_chunk(ctx, sg, t, far, x.theta, off, mine_k, placed, hi, top, have, s.pt);
+                const unsigned need = (rest + lanes - 1) / lanes; // new fronts
+                place_chunk(ctx, sg, t, far, x.theta, off, mine_k, placed, hi, top, have, s.tail);
                 if (leader) {
-                    this->set_packed_headers(sg, s.pt, t, have, used, rest, need);
+                    this->set_packed_headers(sg, s.tail, t, have, used, rest, need);
                 }
-                s.pt += need;
+                s.tail += need;
                 placed = hi;
                 x.far_fronts += far ? need : 0;
             }
@@ -642,11 +620,11 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
 
     /// Every lane: writes its staged children of type t and class `far` whose place among the
     /// sub-group's (off + j) falls in [placed, hi) into the private ring: the first `top` into the
-    /// newest front after its `have` tasks, the rest into new fronts from ticket pt.
+    /// newest front after its `have` tasks, the rest into new fronts from ticket tail.
     CANOPY_DEVICE void place_chunk(const ctx_t& ctx, unsigned sg, unsigned t, bool far, unsigned theta,
                                    unsigned off, unsigned mine_k, unsigned placed, unsigned hi, unsigned top,
-                                   unsigned have, unsigned pt) const {
-        const unsigned F = subgroup_size();
+                                   unsigned have, unsigned tail) const {
+        const unsigned lanes = subgroup_size();
         const bool by_priority = order == task_order::priority;
         unsigned j = 0;
         // A lane with one type and class staged (the usual case) needs no word from memory.
@@ -662,8 +640,8 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             }
             const unsigned x = g - placed; // position in this chunk
             const queues::front_ref dst =
-                x < top ? private_slot(sg, pt - 1) : private_slot(sg, pt + (x - top) / F);
-            const unsigned slot = x < top ? have + x : (x - top) % F;
+                x < top ? private_slot(sg, tail - 1) : private_slot(sg, tail + (x - top) / lanes);
+            const unsigned slot = x < top ? have + x : (x - top) % lanes;
             for (unsigned w = 0; w < type_words<Tasks...>(t); ++w) {
                 st(dst.payload(slot) + w, ld(e + 2 + w));
             }
@@ -675,15 +653,15 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// ring; what does not fit runs here, as near work.
     CANOPY_DEVICE void defer_far(const child_split& x, unsigned wg, unsigned sg, bool leader, unsigned lane,
                                  loop_state& s) const {
-        const unsigned F = subgroup_size();
+        const unsigned lanes = subgroup_size();
         const unsigned below =
             exclusive_scan(x.least_far, ~0u, [](unsigned a, unsigned b) { return a < b ? a : b; });
-        const unsigned least = broadcast(below < x.least_far ? below : x.least_far, F - 1);
+        const unsigned least = broadcast(below < x.least_far ? below : x.least_far, lanes - 1);
         if (leader) {
             prio().note_least(least);
         }
-        const unsigned n = x.far_fronts < s.pt - s.ph ? x.far_fronts : s.pt - s.ph;
-        move_out(wg, sg, s.ph, s.pt, n, to_far, true, leader, lane, s.cnt);
+        const unsigned n = x.far_fronts < s.tail - s.head ? x.far_fronts : s.tail - s.head;
+        move_out(wg, sg, s.head, s.tail, n, to_far, true, leader, lane, s.counters);
     }
 
     /// The leader's share decision after a front (uniform once broadcast): how many of its oldest
@@ -692,7 +670,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// device's; steal policies keep their work-group ring stocked for thieves; several devices: every
     /// system_poll fronts, fronts for the hungry devices first.
     CANOPY_DEVICE unsigned share_decision(unsigned wg, loop_state& s, bool traced) const {
-        const unsigned spare = s.pt - s.ph - this->keep_private;
+        const unsigned spare = s.tail - s.head - this->keep_private;
         unsigned n = 0;
         unsigned where = to_workgroup;
         // Hunger counts and queue sizes: relaxed hints (idle_device()), never data.
@@ -750,27 +728,25 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// broadcast of the leader's decision.
     CANOPY_DEVICE void share_on_demand(unsigned wg, unsigned sg, bool leader, unsigned lane, loop_state& s,
                                        bool traced) const {
-        if (s.pt - s.ph <= this->keep_private) {
+        if (s.tail - s.head <= this->keep_private) {
             return;
         }
         const unsigned decision = broadcast(leader ? share_decision(wg, s, traced) : 0u, 0);
         const unsigned n = decision >> 2;
         if (n != 0) {
-            move_out(wg, sg, s.ph, s.pt, n, decision & 3u, false, leader, lane, s.cnt);
+            move_out(wg, sg, s.head, s.tail, n, decision & 3u, false, leader, lane, s.counters);
         }
     }
 
     /// The loop of one sub-group; `wg` / `nwg`: this work-group's (participating) id and their count.
     /// pick → read → hand back → run → count → pack → share, each step a function above.
     CANOPY_DEVICE void operator()(unsigned wg, unsigned nwg) const {
-        const unsigned F = subgroup_size();
+        const unsigned lanes = subgroup_size();
         const unsigned lane = lane_id();
         const bool leader = lane == 0;
         const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
-        unsigned cnt[num_counters] = {};
-        loop_state s;
-        s.cnt = cnt;
-        s.cursor = wg;
+        unsigned counters[num_counters] = {};
+        loop_state s(counters, wg);
         ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity, dev);
         const bool traced = leader && tracing(); // --trace (platform/trace.hpp): read once
 
@@ -785,7 +761,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             }
             // Leader -> lanes: its acquire of the front (at its ring's scope), at the private scope.
             handoff_barrier();
-            unsigned words[W] = {};
+            unsigned words[task_words] = {};
             const read_front r = read_picked(p, wg, sg, leader, lane, s, words);
             // Lanes -> leader: every lane's reads come before the leader hands the slot back (the next
             // producer may overwrite it) or the private slot is repacked.
@@ -807,7 +783,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             // ---- count, then pack (into the private ring; spilling outward when it would overflow) ----
             child_counts c;
             child_split x;
-            const bool staging_overflow = tally_children(ctx, F, c); // every lane has finished its task
+            const bool staging_overflow = tally_children(ctx, lanes, c); // every lane has finished its task
             if (traced) {
                 trace_span(trace_kind::run, run_since, r.count);
             }
@@ -818,13 +794,13 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                 }
                 continue;
             }
-            classify_children(ctx, F, leader, c, x);
+            classify_children(ctx, lanes, leader, c, x);
             if (leader) {
                 // Before any child can be published: a spill below hands fronts to other sub-groups
                 // mid-pack, and they must not finish a child before it is counted.
-                const unsigned left = this->count_front(r.count, x.spawned, sg, s.cnt);
+                const unsigned left = this->count_front(r.count, x.spawned, sg, s.counters);
                 if (devices > 1 && left == 0) {
-                    device_dry(s.cnt); // several devices: this device has no task left
+                    device_dry(s.counters); // several devices: this device has no task left
                 }
                 if (traced) {
                     trace_count(trace_counter::outstanding, 0, left);
@@ -846,12 +822,12 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             // ---- share on demand ----
             share_on_demand(wg, sg, leader, lane, s, traced);
             if (traced) {
-                trace_count(trace_counter::private_queue, 0, s.pt - s.ph);
+                trace_count(trace_counter::private_queue, 0, s.tail - s.head);
             }
         }
 
         if (leader) {
-            write_stats(sg, s.cnt);
+            write_stats(sg, s.counters);
         }
     }
 };

@@ -11,16 +11,6 @@
 //   5. donate (leader): oldest private fronts go to a wider queue that is below its threshold.
 #pragma once
 
-#include <atomic>
-#include <cstring>
-
-#include "canopy/platform/atomic.hpp"
-#include "canopy/platform/ids.hpp"
-#include "canopy/platform/plain_access.hpp"
-#include "canopy/platform/scope.hpp"
-#include "canopy/platform/spin.hpp"
-#include "canopy/platform/subgroup.hpp"
-#include "canopy/platform/trace.hpp"
 #include "canopy/queues/front_queue.hpp"
 #include "canopy/runtime/core_base.hpp"
 #include "canopy/runtime/level_locked.hpp"
@@ -29,27 +19,12 @@ namespace canopy::runtime {
 
 template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
     using base = core_base<P, Tasks...>;
-    using base::device_threshold;
-    using base::dispatch;
-    using base::handoff_barrier;
-    using base::keep_private;
-    using base::L;
-    using base::max_donations;
-    using base::mem;
-    using base::outstanding;
-    using base::private_slot;
-    using base::status;
-    using base::workgroup_threshold;
-    using base::write_stats;
-    using typename base::ctx_t;
-    using typename base::dev_access;
-    using typename base::dev_push_access;
-    using typename base::loop_state;
-    using typename base::steal;
-    using typename base::thief_access;
-    using typename base::traits;
-    using typename base::wg_access;
-    static constexpr unsigned W = base::W;
+    using base::device_threshold, base::dispatch, base::handoff_barrier, base::keep_private, base::L,
+        base::max_donations, base::mem, base::outstanding, base::private_slot, base::status,
+        base::workgroup_threshold, base::write_stats;
+    using typename base::ctx_t, typename base::dev_access, typename base::dev_push_access,
+        typename base::loop_state, typename base::steal, typename base::traits, typename base::wg_access;
+    static constexpr unsigned task_words = base::task_words;
     static constexpr unsigned num_types = base::num_types;
     static constexpr scope Sp = base::Sp;
     static constexpr bool rings = false; // the steal strategies' take per queue design
@@ -72,8 +47,8 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
     CANOPY_DEVICE dev_level_t dev_level() const { return {device_queue(), status()}; }
 
     /// steal-emulated, the locked core's owner side: the oldest front under the queue's lock.
-    CANOPY_DEVICE void service_request(unsigned wg, unsigned* cnt) const {
-        this->mailboxes().answer(wg, cnt, [&](unsigned thief) {
+    CANOPY_DEVICE void service_request(unsigned wg, unsigned* counters) const {
+        this->mailboxes().answer(wg, counters, [&](unsigned thief) {
             const wg_level_t w = wg_level(wg);
             unsigned head = 0;
             if (!w.take(head)) { // acquire at WG scope
@@ -85,7 +60,8 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
         });
     }
     /// Leader: chooses the next front. Holds the source queue's lock on return for pk_workgroup/pk_device.
-    CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned& aux, loop_state& s) const {
+    CANOPY_DEVICE unsigned pick(unsigned wg, unsigned nwg, unsigned sg, unsigned& index,
+                                loop_state& s) const {
         const wg_level_t wq = wg_level(wg);
         const dev_level_t dq = dev_level();
         unsigned kind = detail::pk_done;
@@ -96,21 +72,21 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
         // Bounded (platform/spin.hpp): on a GPU debug build a sub-group that waits past the bound for
         // work reports it instead of hanging the kernel; the run then fails with the queues' state.
         const bool in_time = spin_until_bounded([&] {
-            if (base::pick_before_queues(*this, wg, sg, s.ph, s.pt, s.pending, s.cnt, kind)) {
+            if (base::pick_before_queues(*this, wg, sg, s.head, s.tail, s.pending, s.counters, kind)) {
                 return true;
             }
             // The shared levels, narrowest first; the leader keeps the lock of the one it took from.
-            if (wq.take(aux)) {
+            if (wq.take(index)) {
                 kind = detail::pk_workgroup;
                 return true;
             }
-            if (dq.take(aux)) {
+            if (dq.take(index)) {
                 kind = detail::pk_device;
                 return true;
             }
             // The steal strategy: steal-emulated asks (the front arrives in the mailbox); steal-rsp
-            // copies a stolen front into private slot pt.
-            if (steal::on_idle(*this, wg, nwg, sg, s, unused, aux, ring)) {
+            // copies a stolen front into private slot tail.
+            if (steal::on_idle(*this, wg, nwg, sg, s, unused, index, ring)) {
                 kind = detail::pk_rsp;
                 return true;
             }
@@ -137,26 +113,26 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
 
     /// The picked front's source (the locked core): the queue whose lock the leader holds, the mailbox,
     /// or the private queue's newest front (a steal-rsp front was copied there).
-    CANOPY_DEVICE queues::front_ref locked_source(unsigned kind, unsigned aux, unsigned wg, unsigned sg,
-                                                  unsigned pt) const {
-        return kind == detail::pk_workgroup ? workgroup_queue(wg).slot(aux)
-               : kind == detail::pk_device  ? device_queue().slot(aux)
+    CANOPY_DEVICE queues::front_ref locked_source(unsigned kind, unsigned index, unsigned wg, unsigned sg,
+                                                  unsigned tail) const {
+        return kind == detail::pk_workgroup ? workgroup_queue(wg).slot(index)
+               : kind == detail::pk_device  ? device_queue().slot(index)
                : kind == detail::pk_mailbox ? this->mailboxes().front(sg)
-                                            : private_slot(sg, pt - 1);
+                                            : private_slot(sg, tail - 1);
     }
 
     /// The leader, after the lanes have read the front: frees its source (the unlock lets a producer
     /// overwrite the slot) and counts it.
     CANOPY_DEVICE void release_locked(unsigned kind, unsigned wg, unsigned sg, unsigned count, bool bad,
-                                      unsigned* cnt) const {
-        const unsigned F = subgroup_size();
+                                      unsigned* counters) const {
+        const unsigned lanes = subgroup_size();
         if (kind == detail::pk_workgroup) {
             wg_level(wg).hand_back(); // the slot may be reused
         } else if (kind == detail::pk_device) {
             dev_level().hand_back();
         } else if (kind == detail::pk_mailbox) {
             this->mailboxes().emptied(sg);
-            ++cnt[c_steals_received];
+            ++counters[c_steals_received];
         }
         if (bad) {
             report(status(), failure::corrupt_front, sg);
@@ -166,9 +142,9 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
                              : kind == detail::pk_device  ? lvl_device
                              : kind == detail::pk_private ? lvl_private
                                                           : lvl_stolen;
-        ++cnt[c_fronts + lvl];
-        cnt[c_tasks + lvl] += count;
-        cnt[c_partial] += count < F ? 1 : 0;
+        ++counters[c_fronts + lvl];
+        counters[c_tasks + lvl] += count;
+        counters[c_partial] += count < lanes ? 1 : 0;
     }
 
     /// Every lane (the locked core): packs the front's children, type by type, into the private
@@ -176,32 +152,32 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
     /// True when the private queue would overflow (reported); `spawned` the children packed.
     CANOPY_DEVICE bool pack_locked(const ctx_t& ctx, unsigned sg, bool leader, loop_state& s,
                                    unsigned& spawned) const {
-        const unsigned F = subgroup_size();
+        const unsigned lanes = subgroup_size();
         for (unsigned t = 0; t < num_types; ++t) {
             unsigned k = 0;
             for (unsigned i = 0; i < detail::context_access::staged(ctx); ++i) {
                 k += ld(detail::context_access::entry(ctx, i)) == t ? 1 : 0;
             }
             const unsigned off = exclusive_sum(k);
-            const unsigned total = broadcast(off + k, F - 1);
+            const unsigned total = broadcast(off + k, lanes - 1);
             if (total == 0) {
                 continue;
             }
             // The newest private front takes more tasks of its own type (headers: leader only).
             unsigned room = 0, have = 0;
-            if (leader && s.pt != s.ph) {
-                const queues::front_ref nf = private_slot(sg, s.pt - 1);
-                if (nf.type() == t && nf.count() < F) {
+            if (leader && s.tail != s.head) {
+                const queues::front_ref nf = private_slot(sg, s.tail - 1);
+                if (nf.type() == t && nf.count() < lanes) {
                     have = nf.count();
-                    room = F - have;
+                    room = lanes - have;
                 }
             }
             room = broadcast(room, 0);
             have = broadcast(have, 0);
             room = room < total ? room : total;
             const unsigned rest = total - room;
-            const unsigned need = (rest + F - 1) / F;
-            if ((s.pt - s.ph) + need > L.private_capacity) {
+            const unsigned need = (rest + lanes - 1) / lanes;
+            if ((s.tail - s.head) + need > L.private_capacity) {
                 if (leader) {
                     report(status(), failure::private_overflow, sg);
                 }
@@ -215,16 +191,16 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
                 }
                 const unsigned g = off + j++;
                 const queues::front_ref dst =
-                    g < room ? private_slot(sg, s.pt - 1) : private_slot(sg, s.pt + (g - room) / F);
-                const unsigned slot = g < room ? have + g : (g - room) % F;
-                for (unsigned w = 0; w < W; ++w) {
+                    g < room ? private_slot(sg, s.tail - 1) : private_slot(sg, s.tail + (g - room) / lanes);
+                const unsigned slot = g < room ? have + g : (g - room) % lanes;
+                for (unsigned w = 0; w < task_words; ++w) {
                     st(dst.payload(slot) + w, ld(e + 2 + w));
                 }
             }
             if (leader) {
-                this->set_packed_headers(sg, s.pt, t, have, room, rest, need);
+                this->set_packed_headers(sg, s.tail, t, have, room, rest, need);
             }
-            s.pt += need;
+            s.tail += need;
             spawned += total;
         }
         return false;
@@ -233,26 +209,26 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
     /// The leader (the locked core): its oldest private fronts beyond keep_private go to a wider queue
     /// below its threshold, at most max_donations; then (work-sharing policies) the work-group queue's
     /// oldest front to a starving device queue. Returns the private fronts donated.
-    CANOPY_DEVICE unsigned donate(unsigned wg, unsigned sg, const loop_state& s, unsigned* cnt) const {
+    CANOPY_DEVICE unsigned donate(unsigned wg, unsigned sg, const loop_state& s, unsigned* counters) const {
         const wg_level_t wq = wg_level(wg);
         const dev_level_t dq = dev_level();
         unsigned donated = 0;
-        if (s.pt - s.ph > keep_private) {
+        if (s.tail - s.head > keep_private) {
             // Acquire the fronts the lanes published at the private scope: the narrow acquire of
             // HRF-indirect's transitive link (the wide release is the target queue's unlock).
             fence<Sp>(std::memory_order_acquire);
-            while (donated < max_donations && s.pt - s.ph - donated > keep_private) {
-                const queues::front_ref src = private_slot(sg, s.ph + donated);
+            while (donated < max_donations && s.tail - s.head - donated > keep_private) {
+                const queues::front_ref src = private_slot(sg, s.head + donated);
                 if (wq.queued() < workgroup_threshold) {
                     if (!wq.push(src, failure::workgroup_overflow, wg, sg)) {
                         break;
                     }
-                    ++cnt[c_donate_wg];
+                    ++counters[c_donate_wg];
                 } else if (traits::donates_to_device && dq.queued() < device_threshold) {
                     if (!dq.push(src, failure::device_overflow, 0, sg)) {
                         break;
                     }
-                    ++cnt[c_donate_device];
+                    ++counters[c_donate_device];
                 } else {
                     break;
                 }
@@ -270,7 +246,7 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
                     if (q.size_locked<wg_access>() >= 2) {
                         if (dq.push(q.oldest<wg_access>(), failure::device_overflow, 0, sg)) {
                             q.commit_pop<wg_access>();
-                            ++cnt[c_redonate_device];
+                            ++counters[c_redonate_device];
                         }
                     }
                     q.unlock<wg_access>();
@@ -283,25 +259,23 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
     /// The loop of one sub-group; `wg` / `nwg`: this work-group's (participating) id and their count.
     /// pick → read → release → run → pack → count → donate.
     CANOPY_DEVICE void operator()(unsigned wg, unsigned nwg) const {
-        const unsigned F = subgroup_size();
+        const unsigned lanes = subgroup_size();
         const unsigned lane = lane_id();
         const bool leader = lane == 0;
         const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
-        unsigned cnt[num_counters] = {};
-        loop_state s;
-        s.cnt = cnt;
-        s.cursor = wg;
+        unsigned counters[num_counters] = {};
+        loop_state s(counters, wg);
         ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity);
         const bool traced = leader && tracing(); // --trace (platform/trace.hpp): read once
 
         for (;;) {
-            unsigned aux = 0, kind = detail::pk_done;
+            unsigned index = 0, kind = detail::pk_done;
             const std::uint64_t pick_since = traced ? trace_clock() : 0;
             if (leader) {
-                kind = pick(wg, nwg, sg, aux, s);
+                kind = pick(wg, nwg, sg, index, s);
             }
             kind = broadcast(kind, 0);
-            aux = broadcast(aux, 0);
+            index = broadcast(index, 0);
             if (kind == detail::pk_done) {
                 if (traced) {
                     trace_span(trace_kind::pick, pick_since);
@@ -316,15 +290,15 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
             // compose with the leader's device-scope acquire.
             handoff_barrier();
             if (kind == detail::pk_rsp) {
-                s.pt += 1; // the leader copied the stolen front into private slot pt
+                s.tail += 1; // the leader copied the stolen front into private slot tail
             }
-            const queues::front_ref f = locked_source(kind, aux, wg, sg, s.pt);
+            const queues::front_ref f = locked_source(kind, index, wg, sg, s.tail);
             const unsigned type = f.type();
             const unsigned count = f.count();
-            unsigned words[W] = {};
-            bool bad = type >= num_types || count == 0 || count > F;
+            unsigned words[task_words] = {};
+            bool bad = type >= num_types || count == 0 || count > lanes;
             if (!bad && lane < count) {
-                for (unsigned i = 0; i < W; ++i) {
+                for (unsigned i = 0; i < task_words; ++i) {
                     words[i] = ld(f.payload(lane) + i);
                 }
             }
@@ -335,10 +309,10 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
             // lanes' reads must reach the next writer of the slot through device-scope edges only.
             handoff_barrier();
             if (leader) {
-                release_locked(kind, wg, sg, count, bad, s.cnt);
+                release_locked(kind, wg, sg, count, bad, s.counters);
             }
             if (kind == detail::pk_private || kind == detail::pk_rsp) {
-                s.pt -= 1;
+                s.tail -= 1;
             }
             if (traced) { // a front from another work-group's queue is a steal
                 const bool stolen = kind == detail::pk_mailbox || kind == detail::pk_rsp;
@@ -377,7 +351,7 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
                 continue;
             }
             if (leader) {
-                const unsigned left = this->count_front(count, spawned, sg, s.cnt);
+                const unsigned left = this->count_front(count, spawned, sg, s.counters);
                 if (traced) {
                     trace_count(trace_counter::outstanding, 0, left);
                     trace_span(trace_kind::pack, pack_since, spawned);
@@ -387,20 +361,21 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
             // ---- donate (leader): oldest first ----
             const std::uint64_t share_since = traced ? trace_clock() : 0;
             const unsigned moved_before =
-                s.cnt[c_donate_wg] + s.cnt[c_donate_device] + s.cnt[c_redonate_device];
-            const unsigned donated = leader ? donate(wg, sg, s, s.cnt) : 0;
+                s.counters[c_donate_wg] + s.counters[c_donate_device] + s.counters[c_redonate_device];
+            const unsigned donated = leader ? donate(wg, sg, s, s.counters) : 0;
             if (traced) {
-                const unsigned moved = s.cnt[c_donate_wg] + s.cnt[c_donate_device] + s.cnt[c_redonate_device];
+                const unsigned moved =
+                    s.counters[c_donate_wg] + s.counters[c_donate_device] + s.counters[c_redonate_device];
                 if (moved != moved_before) {
                     trace_span(trace_kind::share, share_since, moved - moved_before);
                 }
-                trace_count(trace_counter::private_queue, 0, s.pt - s.ph - donated);
+                trace_count(trace_counter::private_queue, 0, s.tail - s.head - donated);
             }
-            s.ph += broadcast(donated, 0);
+            s.head += broadcast(donated, 0);
         }
 
         if (leader) {
-            write_stats(sg, s.cnt);
+            write_stats(sg, s.counters);
         }
     }
 };

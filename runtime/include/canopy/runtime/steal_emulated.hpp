@@ -48,7 +48,7 @@ struct emulated_steal {
     /// Victim (both cores, the leader at a scheduling point): answers one request to work-group wg.
     /// `grant(thief)` moves the oldest front of wg's queue into the thief's mailbox and says whether
     /// there was one.
-    template <class Grant> CANOPY_DEVICE void answer(unsigned wg, unsigned* cnt, Grant grant) const {
+    template <class Grant> CANOPY_DEVICE void answer(unsigned wg, unsigned* counters, Grant grant) const {
         // Relaxed peek, then an acquire CAS to claim it: synchronizes with the thief's release, which
         // ordered its mailbox reset before the request.
         const unsigned r = request(wg).load(std::memory_order_relaxed);
@@ -66,7 +66,7 @@ struct emulated_steal {
         // uses the same release for uniformity.
         atomic_ref<unsigned, scope::device>(*state(thief))
             .store(granted ? detail::mb_granted : detail::mb_declined, std::memory_order_release);
-        ++cnt[granted ? c_steal_grants : c_steal_declines];
+        ++counters[granted ? c_steal_grants : c_steal_declines];
     }
 
     /// Thief: true when the pending request was granted (the front is in this thief's mailbox); a
@@ -103,7 +103,7 @@ struct emulated_steal {
     /// work-groups of 256 ran on one CU (docs/hrf-experiment.md, "The T4 anomaly").
     template <class Advert>
     CANOPY_DEVICE void ask(unsigned wg, unsigned nwg, unsigned sg, bool& pending, unsigned& cursor,
-                           unsigned* cnt, Advert advert) const {
+                           unsigned* counters, Advert advert) const {
         if (pending || nwg <= 1) {
             return;
         }
@@ -122,7 +122,7 @@ struct emulated_steal {
             if (request(v).compare_exchange_strong(expected, sg + 1, std::memory_order_release)) {
                 pending = true;
                 cursor = v;
-                ++cnt[c_steal_requests];
+                ++counters[c_steal_requests];
             }
         }
     }
@@ -132,8 +132,8 @@ struct emulated_steal {
 /// own queues, the thief reads its mailbox after its private queue, and an idle thief asks.
 struct steal_by_request {
     static constexpr bool advertises = true; // thieves poll the work-group queues' adverts
-    template <class Core> CANOPY_DEVICE static void serve(const Core& c, unsigned wg, unsigned* cnt) {
-        c.service_request(wg, cnt);
+    template <class Core> CANOPY_DEVICE static void serve(const Core& c, unsigned wg, unsigned* counters) {
+        c.service_request(wg, counters);
     }
     template <class Core> CANOPY_DEVICE static bool received(const Core& c, unsigned sg, bool& pending) {
         return c.mailboxes().granted(sg, pending);
@@ -141,7 +141,7 @@ struct steal_by_request {
     template <class Core, class State, class Backoff>
     CANOPY_DEVICE static bool on_idle(const Core& c, unsigned wg, unsigned nwg, unsigned sg, State& s,
                                       Backoff&, unsigned&, unsigned&) {
-        c.mailboxes().ask(wg, nwg, sg, s.pending, s.cursor, s.cnt,
+        c.mailboxes().ask(wg, nwg, sg, s.pending, s.cursor, s.counters,
                           [&](unsigned v) { return c.advert_word(v); });
         return false; // the front arrives in the mailbox (received), at a later poll
     }

@@ -54,12 +54,12 @@ struct rsp_thief {
     }
 
     /// Ring core, an idle leader: probes the next victim and takes half of what its work-group ring
-    /// advertises with one remote-promoted reservation. True with the first ticket in `aux` and
+    /// advertises with one remote-promoted reservation. True with the first `ticket` and
     /// `ring` = word(victim, fronts).
     template <class Core>
     CANOPY_DEVICE static bool take_ring(const Core& c, unsigned wg, unsigned nwg, unsigned private_fronts,
-                                        backoff_state& b, unsigned& cursor, unsigned& aux, unsigned& ring,
-                                        unsigned* cnt) {
+                                        backoff_state& b, unsigned& cursor, unsigned& ticket, unsigned& ring,
+                                        unsigned* counters) {
         if (nwg <= 1) {
             return false;
         }
@@ -73,7 +73,7 @@ struct rsp_thief {
         if (adv == 0 || private_fronts >= c.L.private_capacity) {
             return false;
         }
-        ++cnt[c_rsp_attempts];
+        ++counters[c_rsp_attempts];
         // Half of what the advert shows (steal-half), up to max_share and what the private ring can
         // take besides the front this sub-group runs at once.
         unsigned want = (adv + 1) / 2;
@@ -86,9 +86,9 @@ struct rsp_thief {
         // place; the leader hands the slots back (a promoted release) after they have (hand_back).
         const auto r = vq.template reserve_pop<typename Core::thief_access>(want);
         if (r.n != 0) {
-            aux = r.first;
+            ticket = r.first;
             ring = word(v, r.n);
-            cnt[c_steals_received] += r.n; // fronts (one steal: fronts[lvl_stolen])
+            counters[c_steals_received] += r.n; // fronts (one steal: fronts[lvl_stolen])
             return true;
         }
         // The advert showed work but another thief (or the owner) took it first: this attempt's
@@ -102,10 +102,11 @@ struct rsp_thief {
 
     /// Locked core, an idle leader: probes the next victim's queue and, when it holds a front and the
     /// private queue has room, takes its oldest under the victim's lock (promoted acquire and release)
-    /// into private slot pt. True when it took one.
+    /// into private slot tail. True when it took one.
     template <class Core>
-    CANOPY_DEVICE static bool take_locked(const Core& c, unsigned wg, unsigned nwg, unsigned sg, unsigned ph,
-                                          unsigned pt, unsigned& cursor, unsigned* cnt) {
+    CANOPY_DEVICE static bool take_locked(const Core& c, unsigned wg, unsigned nwg, unsigned sg,
+                                          unsigned head, unsigned tail, unsigned& cursor,
+                                          unsigned* counters) {
         using thief = typename Core::thief_access;
         if (nwg <= 1) {
             return false;
@@ -116,15 +117,15 @@ struct rsp_thief {
         if (advert(vq) == 0 || vq.template size_hint<thief>() == 0) {
             return false;
         }
-        ++cnt[c_rsp_attempts];
+        ++counters[c_rsp_attempts];
         if (!vq.template try_lock<thief>()) {
             return false;
         }
-        if (vq.template size_locked<thief>() > 0 && pt - ph < c.L.private_capacity) {
-            c.private_slot(sg, pt).copy_from(vq.template oldest<thief>());
+        if (vq.template size_locked<thief>() > 0 && tail - head < c.L.private_capacity) {
+            c.private_slot(sg, tail).copy_from(vq.template oldest<thief>());
             vq.template commit_pop<thief>();
             vq.template unlock<thief>();
-            ++cnt[c_steals_received];
+            ++counters[c_steals_received];
             return true;
         }
         vq.template unlock<thief>();
@@ -140,11 +141,11 @@ struct steal_by_promotion {
     template <class Core> CANOPY_DEVICE static bool received(const Core&, unsigned, bool&) { return false; }
     template <class Core, class State>
     CANOPY_DEVICE static bool on_idle(const Core& c, unsigned wg, unsigned nwg, unsigned sg, State& s,
-                                      rsp_thief::backoff_state& b, unsigned& aux, unsigned& ring) {
+                                      rsp_thief::backoff_state& b, unsigned& ticket, unsigned& ring) {
         if constexpr (Core::rings) {
-            return rsp_thief::take_ring(c, wg, nwg, s.pt - s.ph, b, s.cursor, aux, ring, s.cnt);
+            return rsp_thief::take_ring(c, wg, nwg, s.tail - s.head, b, s.cursor, ticket, ring, s.counters);
         } else {
-            return rsp_thief::take_locked(c, wg, nwg, sg, s.ph, s.pt, s.cursor, s.cnt);
+            return rsp_thief::take_locked(c, wg, nwg, sg, s.head, s.tail, s.cursor, s.counters);
         }
     }
 };

@@ -6,11 +6,11 @@
 //   steal_by_promotion  steal-rsp, broken-steal (steal_rsp.hpp): take with remote-promoted operations.
 //
 // The hooks, in the order a pick calls them:
-//   serve(core, wg, cnt)          before the private queue: answer a thief that asked this work-group;
+//   serve(core, wg, counters)          before the private queue: answer a thief that asked this work-group;
 //   received(core, sg, pending)   after the private queue: true when a stolen front waits in a mailbox;
-//   on_idle(core, wg, nwg, sg, loop state, backoff, aux, ring)
+//   on_idle(core, wg, nwg, sg, loop state, backoff, ticket, ring)
 //                                 after the shared queues came up empty: steal, or ask; true when a front
-//                                 was taken (detail::pk_rsp), with the core's ticket in aux and ring;
+//                                 was taken (detail::pk_rsp), with the core's ticket in ticket and ring;
 //   advertises                    whether the work-group queues keep their adverts current and are kept
 //                                 stocked for thieves (the ring core's share decision).
 // A fourth strategy is one more header with these hooks, one more policy, and its tests.

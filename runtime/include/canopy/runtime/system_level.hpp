@@ -145,9 +145,9 @@ struct system_ring_level {
     CANOPY_DEVICE unsigned queued() const { return q.template size_hint<access>(); }
 
     /// A hungry device's leader (the device is dry, or half its sub-groups are idle): counts the device
-    /// hungry (once) and takes a front. True with the ticket in `aux` when it took one: its tasks are
+    /// hungry (once) and takes a front. True with its `ticket` when it took one: its tasks are
     /// counted on this device already.
-    CANOPY_DEVICE bool take(unsigned& aux) const {
+    CANOPY_DEVICE bool take(unsigned& ticket) const {
         words.hungry();
         // Acquire at system scope (inside reserve_pop): the donor's system-scope release of the front.
         const queues::ring_span r = q.template reserve_pop<access>(1);
@@ -156,7 +156,7 @@ struct system_ring_level {
         }
         // The header, read after the acquire.
         words.taken(outstanding, q.slot(r.first).count());
-        aux = r.first;
+        ticket = r.first;
         return true;
     }
     /// Release at system scope, after the lanes read the slot.
@@ -168,13 +168,13 @@ struct system_ring_level {
     /// The tasks' credit before they leave this device's count; the system-scope release publishes them
     /// to every device; then this device's count falls, with a device-scope release that the sub-group
     /// making it 0 acquires.
-    CANOPY_DEVICE void publish(queues::ring_span r, unsigned tasks, unsigned* cnt) const {
+    CANOPY_DEVICE void publish(queues::ring_span r, unsigned tasks, unsigned* counters) const {
         words.credit_donation(tasks);
         q.template publish<access>(r);
         if (words.donated(outstanding, tasks)) {
-            ++cnt[c_device_dry];
+            ++counters[c_device_dry];
         }
-        cnt[c_donate_system] += r.n;
+        counters[c_donate_system] += r.n;
     }
 };
 
