@@ -69,13 +69,7 @@ int main(int argc, char** argv) {
 
     std::vector<rt::policy> pols;
     try {
-        for (const auto& n : policies) {
-            pols.push_back(rt::parse_policy(n));
-            if (pols.back() == rt::policy::steal_rsp) {
-                throw canopy::error("steal-rsp needs the scoped-cache model; this bench uses the parallel "
-                                    "scheduler");
-            }
-        }
+        pols = canopy::bench::parallel_policies(policies);
         (void)canopy::emu::preset(device);
     } catch (const canopy::error& e) {
         std::fprintf(stderr, "canopy_bench_graph: %s\n", e.what());

@@ -245,27 +245,27 @@ run_out run_one(const settings& s, const run_spec& sp) {
     run_out out;
     const auto t0 = std::chrono::steady_clock::now();
     const g::vertex_id n = in.graph.num_vertices();
+    // BFS and SSSP: one run, its counts, and its labels against the sequential reference's.
+    const auto labelled = [&](const g::csr_graph& graph, auto run, auto compare) {
+        const g::device_graph dg(graph);
+        const auto r = run(dg.view());
+        fill_counts(out, r);
+        const auto cmp = compare(r.labels);
+        out.ok = cmp.ok();
+        out.error = cmp.ok() ? "" : cmp.summary();
+        out.reached = in.reached;
+    };
     switch (sp.a) {
-    case algo::bfs: {
-        const g::device_graph dg(in.graph);
-        const auto r = g::compiled::bfs(dg.view(), in.source, o);
-        fill_counts(out, r);
-        const auto cmp = g::compare_levels(in.levels, r.labels);
-        out.ok = cmp.ok();
-        out.error = cmp.ok() ? "" : cmp.summary();
-        out.reached = in.reached;
+    case algo::bfs:
+        labelled(
+            in.graph, [&](const g::csr_view& v) { return g::compiled::bfs(v, in.source, o); },
+            [&](const auto& labels) { return g::compare_levels(in.levels, labels); });
         break;
-    }
-    case algo::sssp: {
-        const g::device_graph dg(in.weighted);
-        const auto r = g::compiled::sssp(dg.view(), in.source, o);
-        fill_counts(out, r);
-        const auto cmp = g::compare_distances(in.distances, r.labels);
-        out.ok = cmp.ok();
-        out.error = cmp.ok() ? "" : cmp.summary();
-        out.reached = in.reached;
+    case algo::sssp:
+        labelled(
+            in.weighted, [&](const g::csr_view& v) { return g::compiled::sssp(v, in.source, o); },
+            [&](const auto& labels) { return g::compare_distances(in.distances, labels); });
         break;
-    }
     case algo::pagerank: {
         const g::device_graph dg(in.graph);
         g::pagerank_options po = s.pagerank;

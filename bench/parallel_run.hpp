@@ -5,9 +5,12 @@
 
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "canopy/emulator/options.hpp"
 #include "canopy/emulator/virtual_device.hpp"
+#include "canopy/platform/error.hpp"
+#include "canopy/runtime/policy.hpp"
 
 namespace canopy::bench {
 
@@ -28,6 +31,21 @@ inline emu::options parallel_options(const std::string& device, unsigned threads
     o.scheduler = emu::scheduler_kind::parallel;
     o.threads = threads;
     return o;
+}
+
+/// The policies named on a wall-clock bench's command line. Throws canopy::error on an unknown name, and
+/// on steal-rsp: remote-scope promotion is modelled only by the scoped-cache model (the deterministic
+/// scheduler), and these benches measure the parallel one.
+inline std::vector<runtime::policy> parallel_policies(const std::vector<std::string>& names) {
+    std::vector<runtime::policy> pols;
+    for (const auto& n : names) {
+        pols.push_back(runtime::parse_policy(n));
+        if (pols.back() == runtime::policy::steal_rsp) {
+            throw error("steal-rsp needs the scoped-cache model (deterministic scheduler); this bench "
+                        "measures the parallel scheduler");
+        }
+    }
+    return pols;
 }
 
 /// The first line of a bench's table.

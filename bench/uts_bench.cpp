@@ -58,13 +58,7 @@ int main(int argc, char** argv) {
 
     std::vector<rt::policy> pols;
     try {
-        for (const auto& n : policies) {
-            pols.push_back(rt::parse_policy(n));
-            if (pols.back() == rt::policy::steal_rsp) {
-                throw canopy::error("steal-rsp needs the scoped-cache model (deterministic scheduler); this "
-                                    "bench measures the parallel scheduler");
-            }
-        }
+        pols = canopy::bench::parallel_policies(policies);
         for (const auto& t : trees) {
             if (!uts::find_sample_tree(t)) {
                 throw canopy::error("unknown tree '" + t + "' (see canopy uts --list)");

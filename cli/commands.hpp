@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +34,12 @@ struct emulator_flag_set {
 /// the defaults --help shows. After parsing, --memory-model scoped, --timed and --seed choose the
 /// deterministic scheduler; with an explicit --scheduler parallel they are a usage error (exit 2).
 void add_emulator_flags(CLI::App& sub, emulator_settings& s, emulator_flag_set what);
+
+/// --queues: the runtime core, ring (the default: lock-free rings) or locked (the HRF paper's design);
+/// `help` says what it applies to. The value in `queues` is the default --help shows.
+inline void add_queues_flag(CLI::App& sub, std::string& queues, const std::string& help) {
+    sub.add_option("--queues", queues, help)->check(CLI::IsMember({"ring", "locked"}))->default_val(queues);
+}
 
 /// --trace FILE: throws CLI::ValidationError (exit 2), naming the fix, when FILE cannot be written.
 void check_trace_path(const std::string& path);

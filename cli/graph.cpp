@@ -108,6 +108,21 @@ void print_text_tail(const R& r, const std::optional<bool>& validated, const std
 
 /// The verdict, the emulator's scheduler and memory model, the runtime's stats and the timed cycles,
 /// added to a run's own JSON fields; then the document.
+/// The fields every `canopy graph --json` report has: what ran, on which graph and device, and what it
+/// took (the JSON object orders its keys itself).
+template <class G, class R>
+nlohmann::json report_json(const std::string& algorithm, const std::string& strategy,
+                           const std::string& policy, const std::string& core, const G& in, const R& r) {
+    const auto or_null = [](const std::string& v) {
+        return v.empty() ? nlohmann::json(nullptr) : nlohmann::json(v);
+    };
+    return {{"algorithm", algorithm},     {"strategy", strategy},      {"policy", or_null(policy)},
+            {"core", or_null(core)},      {"graph", in.description},   {"vertices", in.g.num_vertices()},
+            {"edges", in.g.num_edges()},  {"seconds", r.seconds},      {"iterations", r.iterations},
+            {"launches", r.launches},     {"barriers", r.barriers},    {"tasks", r.tasks},
+            {"workgroups", r.workgroups}, {"backend", backend_name()}, {"device", r.device}};
+}
+
 template <class R>
 void print_json_tail(nlohmann::json& j, const R& r, const std::optional<bool>& validated,
                      const std::string& validation, const timed_cycles& tc) {
@@ -230,6 +245,30 @@ bool write_matrix_market(const graph::csr_graph& g, const std::string& path, con
     return ok;
 }
 
+/// --output: one line per vertex v (`line(v)`, ending in a newline) to `path`, in 1 MiB pieces. False
+/// (said on stderr) when the file cannot be written.
+template <class Line> bool write_vertex_lines(const std::string& path, graph::vertex_id n, Line line) {
+    std::ofstream out(path);
+    if (!out) {
+        fmt::print(stderr, "canopy graph: cannot write {}\n", path);
+        return false;
+    }
+    std::string buf;
+    for (graph::vertex_id v = 0; v < n; ++v) {
+        buf += line(v);
+        if (buf.size() > (1u << 20)) {
+            out << buf;
+            buf.clear();
+        }
+    }
+    out << buf;
+    if (!out) {
+        fmt::print(stderr, "canopy graph: error writing {}\n", path);
+        return false;
+    }
+    return true;
+}
+
 graph::vertex_id pick_source(const graph_options& o, const graph::csr_graph& g) {
     if (g.num_vertices() == 0) {
         throw usage_error{"the graph has no vertices"};
@@ -347,47 +386,18 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
         }
     }
 
-    if (!o.output.empty()) {
-        std::ofstream out(o.output);
-        if (!out) {
-            fmt::print(stderr, "canopy graph: cannot write {}\n", o.output);
-            return 1;
-        }
-        std::string buf;
-        for (graph::vertex_id v = 0; v < n; ++v) {
-            buf += pagerank ? fmt::format("{} {:.17g}\n", v, r.ranks[v])
+    if (!o.output.empty() && !write_vertex_lines(o.output, n, [&](graph::vertex_id v) {
+            return pagerank ? fmt::format("{} {:.17g}\n", v, r.ranks[v])
                             : fmt::format("{} {}\n", v, r.colors[v]);
-            if (buf.size() > (1u << 20)) {
-                out << buf;
-                buf.clear();
-            }
-        }
-        out << buf;
-        if (!out) {
-            fmt::print(stderr, "canopy graph: error writing {}\n", o.output);
-            return 1;
-        }
+        })) {
+        return 1;
     }
 
     const std::string policy = tasks ? rs.policy : "";
     const std::string core = tasks ? r.core : "";
     const timed_cycles tc{o.emulated && o.emu.timed, collect_launches()};
     if (o.json) {
-        nlohmann::json j = {{"algorithm", o.algorithm},
-                            {"strategy", rs.strategy},
-                            {"policy", policy.empty() ? nlohmann::json(nullptr) : nlohmann::json(policy)},
-                            {"core", core.empty() ? nlohmann::json(nullptr) : nlohmann::json(core)},
-                            {"graph", in.description},
-                            {"vertices", n},
-                            {"edges", in.g.num_edges()},
-                            {"seconds", r.seconds},
-                            {"iterations", r.iterations},
-                            {"launches", r.launches},
-                            {"barriers", r.barriers},
-                            {"tasks", r.tasks},
-                            {"workgroups", r.workgroups},
-                            {"backend", backend_name()},
-                            {"device", r.device}};
+        nlohmann::json j = report_json(o.algorithm, rs.strategy, policy, core, in, r);
         if (pagerank) {
             j["damping"] = rs.damping;
             j["tolerance"] = tolerance;
@@ -459,59 +469,29 @@ int report_levels(const graph_options& o, const input_graph& in, graph::vertex_i
                                 : "Graph500 rules violated:\n" + rules.summary();
     }
 
-    if (!o.output.empty()) {
-        std::ofstream out(o.output);
-        if (!out) {
-            fmt::print(stderr, "canopy graph: cannot write {}\n", o.output);
-            return 1;
-        }
-        std::string buf;
-        for (graph::vertex_id v = 0; v < n; ++v) {
+    if (!o.output.empty() && !write_vertex_lines(o.output, n, [&](graph::vertex_id v) {
             if (sssp) {
-                buf += r.distances[v] == graph::infinite_distance ? fmt::format("{} inf\n", v)
+                return r.distances[v] == graph::infinite_distance ? fmt::format("{} inf\n", v)
                                                                   : fmt::format("{} {}\n", v, r.distances[v]);
-            } else {
-                buf += r.levels[v] == graph::unreached_level ? fmt::format("{} -1\n", v)
-                                                             : fmt::format("{} {}\n", v, r.levels[v]);
             }
-            if (buf.size() > (1u << 20)) {
-                out << buf;
-                buf.clear();
-            }
-        }
-        out << buf;
-        if (!out) {
-            fmt::print(stderr, "canopy graph: error writing {}\n", o.output);
-            return 1;
-        }
+            return r.levels[v] == graph::unreached_level ? fmt::format("{} -1\n", v)
+                                                         : fmt::format("{} {}\n", v, r.levels[v]);
+        })) {
+        return 1;
     }
 
     const std::string policy = rs.strategy == "tasks" ? rs.policy : "";
     const std::string core = rs.strategy == "tasks" ? r.core : "";
     const timed_cycles tc{o.emulated && o.emu.timed, collect_launches()};
     if (o.json) {
-        nlohmann::json j = {{"algorithm", o.algorithm},
-                            {"strategy", rs.strategy},
-                            {"policy", policy.empty() ? nlohmann::json(nullptr) : nlohmann::json(policy)},
-                            {"core", core.empty() ? nlohmann::json(nullptr) : nlohmann::json(core)},
-                            {"graph", in.description},
-                            {"source", source},
-                            {"vertices", n},
-                            {"edges", in.g.num_edges()},
-                            {"reached", reached},
-                            {"depth", depth},
-                            {"seconds", r.seconds},
-                            {"teps", teps},
-                            {"iterations", r.iterations},
-                            {"launches", r.launches},
-                            {"barriers", r.barriers},
-                            {"tasks", r.tasks},
-                            {"workgroups", r.workgroups},
-                            {"hash_weights", hashed},
-                            {"backend", backend_name()},
-                            {"device", r.device},
-                            {"ranks", ranks},
-                            {"devices", o.devices > 0 ? o.devices : 1}};
+        nlohmann::json j = report_json(o.algorithm, rs.strategy, policy, core, in, r);
+        j["source"] = source;
+        j["reached"] = reached;
+        j["depth"] = depth;
+        j["teps"] = teps;
+        j["hash_weights"] = hashed;
+        j["ranks"] = ranks;
+        j["devices"] = o.devices > 0 ? o.devices : 1;
         if (r.parts != 0) {
             j["scale_out"] = {{"partition", "1-D block"},
                               {"parts", r.parts},
@@ -704,11 +684,9 @@ action add_graph(CLI::App& app) {
     sub->add_option("--policy", o->run.policy, "runtime scheduling policy (--strategy tasks)")
         ->check(CLI::IsMember(runtime_policy_names()))
         ->default_val(o->run.policy);
-    sub->add_option("--queues", o->run.queues,
+    add_queues_flag(*sub, o->run.queues,
                     "tasks: runtime core, ring (lock-free rings, work shared on demand) or locked (the HRF "
-                    "paper's lock-per-queue design, lifo only)")
-        ->check(CLI::IsMember({"ring", "locked"}))
-        ->default_val(o->run.queues);
+                    "paper's lock-per-queue design, lifo only)");
     sub->add_option("--device-rings", o->run.device_rings,
                     "tasks, ring core: the device queue's rings (0: one per 8 work-groups; 1: a single ring)")
         ->default_val(o->run.device_rings)

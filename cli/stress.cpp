@@ -614,10 +614,8 @@ action add_stress(CLI::App& app) {
         ->check(CLI::IsMember(
             {"hrf-direct", "hrf-indirect", "steal-emulated", "steal-rsp", "broken-donation", "broken-steal"}))
         ->default_str("hrf-direct,hrf-indirect,steal-emulated,steal-rsp");
-    sub->add_option("--queues", o->queues,
-                    "runtime core of the runtime workloads: ring (the default) or locked (the HRF paper's)")
-        ->check(CLI::IsMember({"ring", "locked"}))
-        ->default_val(o->queues);
+    add_queues_flag(*sub, o->queues,
+                    "runtime core of the runtime workloads: ring (the default) or locked (the HRF paper's)");
     sub->add_option("--seeds", o->seeds, "seeds per workload and policy")
         ->check(CLI::Range(1ull, 1ull << 40))
         ->default_val(o->seeds);

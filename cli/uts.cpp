@@ -377,11 +377,9 @@ action add_uts(CLI::App& app) {
     sub->add_option("--policy", o->policy, "scheduling policy")
         ->check(CLI::IsMember(runtime_policy_names()))
         ->default_val(o->policy);
-    sub->add_option("--queues", o->queues,
+    add_queues_flag(*sub, o->queues,
                     "runtime core: ring (lock-free rings, work shared on demand) or locked (the HRF paper's "
-                    "lock-per-queue design with threshold donation)")
-        ->check(CLI::IsMember({"ring", "locked"}))
-        ->default_val(o->queues);
+                    "lock-per-queue design with threshold donation)");
     sub->add_option("--device-rings", o->device_rings,
                     "ring core: the device queue's rings (0: one per 8 work-groups; 1: a single ring)")
         ->default_val(o->device_rings)

@@ -1,6 +1,7 @@
 #include "canopy/emulator/options.hpp"
 
 #include <cstdlib>
+#include <initializer_list>
 #include <string>
 
 #include <fmt/format.h>
@@ -9,18 +10,26 @@
 
 namespace canopy::emu {
 
+namespace {
+/// The one of `choices` whose to_string is `s`; otherwise an error that names them all.
+template <class E> E parse_named(const std::string& s, std::initializer_list<E> choices, const char* what) {
+    std::string names;
+    for (E k : choices) {
+        if (s == to_string(k)) {
+            return k;
+        }
+        names += (names.empty() ? "" : ", ") + std::string(to_string(k));
+    }
+    throw canopy::error(fmt::format("unknown {} '{}' (use one of: {})", what, s, names));
+}
+} // namespace
+
 const char* to_string(scheduler_kind k) {
     return k == scheduler_kind::deterministic ? "deterministic" : "parallel";
 }
 
 scheduler_kind parse_scheduler(const std::string& s) {
-    if (s == "deterministic") {
-        return scheduler_kind::deterministic;
-    }
-    if (s == "parallel") {
-        return scheduler_kind::parallel;
-    }
-    throw canopy::error(fmt::format("unknown scheduler '{}' (use deterministic or parallel)", s));
+    return parse_named(s, {scheduler_kind::deterministic, scheduler_kind::parallel}, "scheduler");
 }
 
 const char* to_string(memory_model_kind k) {
@@ -28,13 +37,7 @@ const char* to_string(memory_model_kind k) {
 }
 
 memory_model_kind parse_memory_model(const std::string& s) {
-    if (s == "coherent") {
-        return memory_model_kind::coherent;
-    }
-    if (s == "scoped") {
-        return memory_model_kind::scoped;
-    }
-    throw canopy::error(fmt::format("unknown memory model '{}' (use coherent or scoped)", s));
+    return parse_named(s, {memory_model_kind::coherent, memory_model_kind::scoped}, "memory model");
 }
 
 const char* to_string(race_check_kind k) {
@@ -48,14 +51,10 @@ const char* to_string(race_check_kind k) {
 }
 
 race_check_kind parse_race_check(const std::string& s) {
-    for (auto k : {race_check_kind::none, race_check_kind::hrf_direct, race_check_kind::hrf_indirect,
-                   race_check_kind::rsp}) {
-        if (s == to_string(k)) {
-            return k;
-        }
-    }
-    throw canopy::error(
-        fmt::format("unknown race check '{}' (use none, hrf-direct, hrf-indirect or rsp)", s));
+    return parse_named(s,
+                       {race_check_kind::none, race_check_kind::hrf_direct, race_check_kind::hrf_indirect,
+                        race_check_kind::rsp},
+                       "race check");
 }
 
 namespace {

@@ -767,12 +767,11 @@ result run(const test& t, const run_options& o) {
     std::vector<std::uint8_t> phase(items, 0); // 0 unstarted, 1 running, 2 finished
     const emu::scoped_cache_model* current_scm = nullptr;
     std::string state_buffer;
-    const auto state_of = [&]() {
-        state_buffer.clear();
-        current_scm->append_state(state_buffer);
-        const auto put = [&](std::uint64_t v) {
-            state_buffer.append(reinterpret_cast<const char*>(&v), sizeof v);
-        };
+    const auto put = [&](std::uint64_t v) {
+        state_buffer.append(reinterpret_cast<const char*>(&v), sizeof v);
+    };
+    // Memory (global, and every work-group's scratchpad copy) and every work-item's phase and trace.
+    const auto put_memory_and_items = [&]() {
         for (std::size_t i = 0; i < l.locations.size(); ++i) {
             put(static_cast<std::uint32_t>(pm[i]));
         }
@@ -788,6 +787,11 @@ result run(const test& t, const run_options& o) {
                 put(final_trace[i]);
             }
         }
+    };
+    const auto state_of = [&]() {
+        state_buffer.clear();
+        current_scm->append_state(state_buffer);
+        put_memory_and_items();
         return digest(state_buffer);
     };
     // The race exploration's state: memory (global and local), every work-item's phase and trace (as above;
@@ -800,24 +804,7 @@ result run(const test& t, const run_options& o) {
     std::size_t reports_at_key = 0; // the detector's reports when the last state was keyed
     const auto race_state_of = [&]() {
         state_buffer.clear();
-        const auto put = [&](std::uint64_t v) {
-            state_buffer.append(reinterpret_cast<const char*>(&v), sizeof v);
-        };
-        for (std::size_t i = 0; i < l.locations.size(); ++i) {
-            put(static_cast<std::uint32_t>(pm[i]));
-        }
-        for (std::size_t i = 0; i < local_mem.size(); ++i) { // every work-group's scratchpad copy
-            put(static_cast<std::uint32_t>(pl[i]));
-        }
-        for (std::size_t i = 0; i < items; ++i) {
-            put(phase[i]);
-            if (phase[i] == 1) {
-                put(live[i]->trace);
-                put(static_cast<std::uint64_t>(live[i]->state));
-            } else if (phase[i] == 2) {
-                put(final_trace[i]);
-            }
-        }
+        put_memory_and_items();
         put(current_detector != nullptr ? 1 : 0);
         if (current_detector != nullptr) {
             current_detector->append_state(state_buffer);

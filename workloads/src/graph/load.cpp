@@ -162,6 +162,17 @@ char first_char(std::string_view line) {
     return 0;
 }
 
+// The next line that is neither a comment ('%' first, as both formats write them) nor blank; false at
+// the end of the file.
+bool next_content_line(source& s, std::string_view& line) {
+    while (s.next_line(line)) {
+        if (first_char(line) != '%' && !blank(line)) {
+            return true;
+        }
+    }
+    return false;
+}
+
 std::string quote_token(std::string_view tok) {
     std::string s(tok.substr(0, 40));
     if (tok.size() > 40) {
@@ -327,15 +338,7 @@ edge_list parse_mtx(source& s, const load_options& o, load_report& r) {
     r.file_weighted = field != "pattern";
     r.file_symmetric = symmetry == "symmetric";
     // The size line: the first line after the comments.
-    bool have_size = false;
-    while (s.next_line(line)) {
-        if (first_char(line) == '%' || blank(line)) {
-            continue;
-        }
-        have_size = true;
-        break;
-    }
-    if (!have_size) {
+    if (!next_content_line(s, line)) {
         s.fail_at(s.eof_line(), "the file ends before the size line 'rows columns entries'; add it");
     }
     const std::uint64_t size_line = s.line();
@@ -463,15 +466,7 @@ edge_list parse_dimacs(source& s, const load_options& o, load_report& r) {
 edge_list parse_metis(source& s, const load_options& o, load_report& r) {
     std::string_view line;
     std::vector<std::string_view> t;
-    bool have_header = false;
-    while (s.next_line(line)) {
-        if (first_char(line) == '%' || blank(line)) {
-            continue;
-        }
-        have_header = true;
-        break;
-    }
-    if (!have_header) {
+    if (!next_content_line(s, line)) {
         s.fail_at(s.eof_line(), "no header; a METIS graph starts with '<vertices> <edges> [fmt [ncon]]'");
     }
     const std::uint64_t header_line = s.line();

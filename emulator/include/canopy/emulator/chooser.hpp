@@ -76,6 +76,21 @@ class random_chooser final : public chooser {
     std::uint64_t s_[4] = {};
 };
 
+/// Depth-first backtracking over a recorded path of (choice, alternatives): the deepest choice with an
+/// untried alternative moves to it, the exhausted ones below it are dropped. False when every path has
+/// been explored.
+inline bool next_path(std::vector<std::pair<std::uint64_t, std::uint64_t>>& path) {
+    while (!path.empty()) {
+        auto& [choice, n] = path.back();
+        if (choice + 1 < n) {
+            ++choice;
+            return true;
+        }
+        path.pop_back();
+    }
+    return false;
+}
+
 class dfs_chooser final : public chooser {
   public:
     std::uint64_t pick(std::uint64_t n) override {
@@ -88,15 +103,7 @@ class dfs_chooser final : public chooser {
     }
     bool next() {
         depth_ = 0;
-        while (!path_.empty()) {
-            auto& [choice, n] = path_.back();
-            if (choice + 1 < n) {
-                ++choice;
-                return true;
-            }
-            path_.pop_back();
-        }
-        return false;
+        return next_path(path_);
     }
 
   private:
@@ -158,15 +165,7 @@ class state_caching_dfs final : public chooser {
     bool next() {
         pruned_ = false;
         depth_ = 0;
-        while (!path_.empty()) {
-            auto& [choice, n] = path_.back();
-            if (choice + 1 < n) {
-                ++choice;
-                return true;
-            }
-            path_.pop_back();
-        }
-        return false;
+        return next_path(path_);
     }
     std::uint64_t states() const { return visited_.size(); }
     std::uint64_t cuts() const { return cuts_; }

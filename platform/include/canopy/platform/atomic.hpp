@@ -86,13 +86,12 @@ template <class T, scope S = scope::device> class atomic_ref {
     // No backend here fails spuriously in a way callers could exploit, so weak is strong.
     CANOPY_DEVICE bool compare_exchange_weak(T& expected, T desired, std::memory_order success,
                                              std::memory_order failure CANOPY_SITE_PARAM_TAIL) const {
-        return detail::atomic_cas<S>(p_, expected, desired, success, failure CANOPY_SITE_ARG_TAIL);
+        return compare_exchange_strong(expected, desired, success, failure CANOPY_SITE_ARG_TAIL);
     }
     CANOPY_DEVICE bool
     compare_exchange_weak(T& expected, T desired,
                           std::memory_order o = std::memory_order_seq_cst CANOPY_SITE_PARAM_TAIL) const {
-        return detail::atomic_cas<S>(p_, expected, desired, o,
-                                     detail::cas_failure_order(o) CANOPY_SITE_ARG_TAIL);
+        return compare_exchange_strong(expected, desired, o CANOPY_SITE_ARG_TAIL);
     }
 
 #define CANOPY_ATOMIC_FETCH(name, op)                                                                        \

@@ -13,29 +13,39 @@ namespace canopy::workloads::checked {
 
 using fib_join_view = runtime::join_view<unsigned long long, 2>;
 
-struct fib_join_args {
+struct fib_fork_args {
     unsigned n;
     runtime::join_slot to; // where this task's result goes
 };
+using fib_join_args = fib_fork_args;
+using fib_sum_args = fib_fork_args;
 
-struct fib_join_sum;
-
-struct fib_join_task {
-    using payload = fib_join_args;
-    fib_join_view j;
-    template <class Ctx> CANOPY_DEVICE void operator()(const fib_join_args& p, Ctx& ctx) const {
+/// fib(n)'s tree, for either kind of join: a leaf completes its parent's slot with n; an inner node forks
+/// a record of two slots and spawns fib(n - 1) and fib(n - 2) into them. `Continuation` runs once both
+/// have completed (with their results: fib_join_sum; with their sum: fib_sum_pass).
+template <class View, class Continuation> struct fib_fork_task {
+    using payload = fib_fork_args;
+    View j;
+    template <class Ctx> CANOPY_DEVICE void operator()(const fib_fork_args& p, Ctx& ctx) const {
         if (p.n < 2) {
-            j.complete<fib_join_sum>(ctx, p.to, static_cast<unsigned long long>(p.n));
+            j.template complete<Continuation>(ctx, p.to, p.n);
             return;
         }
         const runtime::join_record rec = j.fork(2, p.to);
         if (!rec.valid()) {
-            return; // the pool ran out: join_pool::result() reports it after the run
+            return; // the pool ran out: the pool's result() reports it after the run
         }
-        spawn<fib_join_task>(ctx, {p.n - 1, rec.slot(0)});
-        spawn<fib_join_task>(ctx, {p.n - 2, rec.slot(1)});
+        spawn<fib_fork_task>(ctx, {p.n - 1, rec.slot(0)});
+        spawn<fib_fork_task>(ctx, {p.n - 2, rec.slot(1)});
     }
 };
+
+struct fib_join_sum;
+struct fib_sum_pass;
+using fib_join_task = fib_fork_task<fib_join_view, fib_join_sum>;
+/// fib(n) by summing joins (runtime/join_sum.hpp): a record is one word, the children's sum; the
+/// continuation passes the sum on. fib(47) is the largest that fits a record's 32-bit sum.
+using fib_sum_task = fib_fork_task<runtime::join_sum_view, fib_sum_pass>;
 
 struct fib_join_sum {
     using payload = runtime::join_payload;
@@ -43,32 +53,6 @@ struct fib_join_sum {
     template <class Ctx> CANOPY_DEVICE void operator()(const runtime::join_payload& p, Ctx& ctx) const {
         const auto r = j.take(p);
         j.complete<fib_join_sum>(ctx, r.to, r.value[0] + r.value[1]);
-    }
-};
-
-/// fib(n) by summing joins (runtime/join_sum.hpp): a record is one word, the children's sum; the
-/// continuation passes the sum on. fib(47) is the largest that fits a record's 32-bit sum.
-struct fib_sum_args {
-    unsigned n;
-    runtime::join_slot to;
-};
-
-struct fib_sum_pass;
-
-struct fib_sum_task {
-    using payload = fib_sum_args;
-    runtime::join_sum_view j;
-    template <class Ctx> CANOPY_DEVICE void operator()(const fib_sum_args& p, Ctx& ctx) const {
-        if (p.n < 2) {
-            j.complete<fib_sum_pass>(ctx, p.to, p.n);
-            return;
-        }
-        const runtime::join_record rec = j.fork(2, p.to);
-        if (!rec.valid()) {
-            return; // the pool ran out: join_sum_pool::result() reports it after the run
-        }
-        spawn<fib_sum_task>(ctx, {p.n - 1, rec.slot(0)});
-        spawn<fib_sum_task>(ctx, {p.n - 2, rec.slot(1)});
     }
 };
 

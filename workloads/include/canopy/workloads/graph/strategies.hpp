@@ -609,15 +609,10 @@ run_result<typename P::label> run_multi_kernel(const csr_view& g, vertex_id sour
     run_result<L> r;
     const auto t0 = std::chrono::steady_clock::now();
     frontier_buffers<L> f(g.num_vertices, source, P::unreached);
-    // Plain references, not a structured binding: clang 14 (hipcc) cannot capture one in a lambda.
-    auto& labels = f.labels;
-    auto& stamps = f.stamps;
-    auto& q0 = f.q0;
-    auto& q1 = f.q1;
     device_buffer<unsigned> next_count(1);
     const unsigned resident = max_resident_blocks<phase_kernel<P>>(o.block);
-    vertex_id* cur = q0.data();
-    vertex_id* next = q1.data();
+    vertex_id* cur = f.q0.data();
+    vertex_id* next = f.q1.data();
     unsigned n = 1;
     for (unsigned k = 0; n != 0; ++k) {
         next_count.fill_zero();
@@ -625,13 +620,13 @@ run_result<typename P::label> run_multi_kernel(const csr_view& g, vertex_id sour
         launch_config cfg;
         cfg.block = o.block;
         cfg.grid = resident != 0 && want > resident ? resident : want;
-        launch(cfg, phase_kernel<P>{g, labels.data(), stamps.data(), cur, n, next, next_count.data(), k});
+        launch(cfg, phase_kernel<P>{g, f.labels.data(), f.stamps.data(), cur, n, next, next_count.data(), k});
         ++r.launches;
         ++r.iterations;
         next_count.download(&n, 1); // the stop flag: an empty next frontier
         std::swap(cur, next);
     }
-    r.labels = labels.to_vector();
+    r.labels = f.labels.to_vector();
     r.seconds = since(t0);
     return r;
 }
