@@ -303,4 +303,81 @@ TEST(RingCore, PriorityRunsEachVertexOnceOnAGrid) {
     });
 }
 
+// order priority's opening rule (order_priority.hpp), on its words alone: an idle leader opens the far
+// ring only when far fronts exist, none is open, and every outstanding task is far; opening moves the
+// open ticket to the far ring's tail and the threshold to the least far priority + delta - 1, and
+// clears the least far priority. The oracle is that rule, word by word; a run-level test cannot see it
+// (BFS on a grid runs each vertex once whether or not the far ring opens early).
+struct open_bucket_kernel {
+    unsigned* mem;
+    rt::layout L;
+    unsigned delta;
+    CANOPY_DEVICE void operator()() const {
+        if (canopy::lane_id() == 0 && canopy::subgroup_id() == 0) { // one idle leader
+            rt::priority_order<rt::policy_traits<rt::policy::hrf_indirect>>{mem, L, delta}.open_next_bucket(
+                mem + L.outstanding);
+        }
+    }
+};
+
+TEST(RingCore, PriorityOpensTheFarRingOnlyWhenEveryOutstandingTaskIsFar) {
+    using words = rt::priority_words;
+    rt::layout L;
+    L.shape = {32, 1};
+    L.workgroups = 1;
+    L.subgroups_per_block = 1;
+    L.private_capacity = 2;
+    L.workgroup_capacity = 2;
+    L.device_capacity = 2;
+    L.far_capacity = 4;
+    L.staging_capacity = 1;
+    L.staged_words = 3;
+    L.counters = rt::num_counters;
+    L.rings = true;
+    L.finish();
+    const unsigned far_tail = 0, far_head = 1; // front_ring's control words
+    struct state {
+        unsigned outstanding, far_tasks, threshold, far_open, far_min, tail, head;
+    };
+    const auto run = [&](state in) {
+        canopy::device_buffer<unsigned> mem(static_cast<std::size_t>(L.total));
+        mem.fill_zero();
+        mem.upload_at(L.outstanding, &in.outstanding, 1);
+        const unsigned w[words::count] = {in.far_tasks, in.threshold, in.far_open, in.far_min};
+        mem.upload_at(L.priority, w, words::count);
+        mem.upload_at(L.far_queue + far_tail, &in.tail, 1);
+        mem.upload_at(L.far_queue + far_head, &in.head, 1);
+        canopy::launch({.grid = 1, .block = 32}, open_bucket_kernel{mem.data(), L, 3});
+        unsigned out[words::count] = {};
+        mem.download_at(L.priority, out, words::count);
+        return state{in.outstanding,
+                     out[words::far_tasks],
+                     out[words::threshold],
+                     out[words::far_open],
+                     out[words::far_min],
+                     in.tail,
+                     in.head};
+    };
+    canopy::test::for_seeds(scm(), 2, [&] {
+        // Two far fronts (tickets 0 and 1) of 5 tasks, 2 more tasks outstanding that are not far: closed.
+        state s = run({7, 5, 2, 0, 9, 2, 0});
+        EXPECT_EQ(s.far_open, 0u) << "opened while near tasks were outstanding";
+        EXPECT_EQ(s.threshold, 2u);
+        EXPECT_EQ(s.far_min, 9u);
+        // Every outstanding task far: the far ring opens up to its tail; threshold 9 + 3 - 1.
+        s = run({5, 5, 2, 0, 9, 2, 0});
+        EXPECT_EQ(s.far_open, 2u);
+        EXPECT_EQ(s.threshold, 11u);
+        EXPECT_EQ(s.far_min, ~0u);
+        // An open bucket still holds a front (open ticket 1 > head 0): nothing changes.
+        s = run({5, 5, 2, 1, 9, 2, 0});
+        EXPECT_EQ(s.far_open, 1u);
+        EXPECT_EQ(s.threshold, 2u);
+        // Nothing far (tail == head): nothing changes, even with every count equal.
+        s = run({0, 0, 2, 0, 9, 0, 0});
+        EXPECT_EQ(s.far_open, 0u);
+        EXPECT_EQ(s.threshold, 2u);
+    });
+}
+
 } // namespace

@@ -6,8 +6,8 @@
 //   - the work-group and device queues are front_rings: a reservation is one CAS on an index, and the
 //     lanes read a reserved front in place while other sub-groups reserve the next ones (the locked
 //     core holds the queue's lock while the lanes read);
-//   - a move between queues is copied by every lane at once (lane l copies task l: task_words words a lane),
-//     and k fronts move with one reservation (one release for the batch);
+//   - a move between queues is copied by every lane at once (lane l copies task l's words), and k
+//     fronts move with one reservation (one release for the batch);
 //   - sharing is driven by hunger: a sub-group that finds no work counts itself idle in its
 //     work-group's and the device's idle counts; after a front, a sub-group holding more than
 //     keep_private fronts shares as many as the idle sub-groups outnumber the fronts already queued
@@ -28,7 +28,9 @@
 // leader hands the slot back) → run → tally_children / classify_children → count_front (one
 // device-scope RMW, before any child is published) → pack_children (into the private ring, spilling when
 // it is full) → defer_far (order priority) → share_on_demand. Scopes per operation: docs/scopes.md
-// ("Ring core").
+// ("Ring core"). Every queue operation is a level's (level_workgroup.hpp, level_device.hpp,
+// system_level.hpp's system ring, order_priority.hpp's far ring), and stealing and order are strategies
+// (steal_strategy.hpp, task_order.hpp, order_priority.hpp): this file chooses which, and when.
 // Several devices (config::devices > 1): each device runs this loop over its own buffer, and the system
 // level (system_level.hpp) joins them: a busy sub-group donates to the system ring when devices are dry,
 // a dry device takes from it, and a device with no task leaves only when the system's credits read 0.
@@ -112,7 +114,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     CANOPY_DEVICE atomic_ref<unsigned, scope::device> idle_device() const {
         return atomic_ref<unsigned, scope::device>(mem[L.idle_device()]);
     }
-    /// steal-emulated, the ring core's owner side (answer_request): the oldest front of its ring.
+    /// steal-emulated, the ring core's owner side (emulated_steal::answer): the oldest front of its ring.
     CANOPY_DEVICE void service_request(unsigned wg, unsigned* counters) const {
         this->mailboxes().answer(wg, counters, [&](unsigned thief) {
             const workgroup_level<traits> w = wg_level(wg);
