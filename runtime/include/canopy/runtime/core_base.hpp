@@ -84,7 +84,9 @@ template <policy P, class... Tasks> struct core_base {
         return {mem + L.private_at(sg, i), L.shape};
     }
     /// steal-emulated's request words and mailboxes (steal_emulated.hpp).
-    CANOPY_DEVICE emulated_steal mailboxes() const { return {mem, L}; }
+    CANOPY_DEVICE emulated_steal mailboxes() const {
+        return {mem + L.requests, mem + L.mailboxes, L.mailbox_words(), L.shape};
+    }
     CANOPY_DEVICE unsigned* outstanding() const { return mem + L.outstanding; }
     CANOPY_DEVICE unsigned* status() const { return mem + L.status; }
 

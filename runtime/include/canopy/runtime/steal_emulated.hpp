@@ -36,13 +36,19 @@ enum mailbox_state : unsigned { mb_empty = 0, mb_granted = 2, mb_declined = 3 };
 /// steal-emulated's words in one device buffer, and the protocol's three steps: the thief asks, the
 /// victim answers, the thief finds its answer.
 struct emulated_steal {
-    unsigned* mem;
-    const layout& L;
+    // The words themselves, not the layout: a reference to the core's layout kept the whole core in
+    // local memory on sm_90 (ptxas -v: 24 more registers in steal-emulated's UTS kernels).
+    unsigned* requests;  // one per work-group
+    unsigned* mailboxes; // one per sub-group, mailbox_words apart
+    unsigned mailbox_words;
+    queues::front_shape shape;
 
-    CANOPY_DEVICE unsigned* state(unsigned sg) const { return mem + L.mailbox_at(sg); }
-    CANOPY_DEVICE queues::front_ref front(unsigned sg) const { return {state(sg) + 1, L.shape}; }
+    CANOPY_DEVICE unsigned* state(unsigned sg) const {
+        return mailboxes + static_cast<layout::offset>(sg) * mailbox_words;
+    }
+    CANOPY_DEVICE queues::front_ref front(unsigned sg) const { return {state(sg) + 1, shape}; }
     CANOPY_DEVICE atomic_ref<unsigned, scope::device> request(unsigned wg) const {
-        return atomic_ref<unsigned, scope::device>(mem[L.request_at(wg)]);
+        return atomic_ref<unsigned, scope::device>(requests[wg]);
     }
 
     /// Victim (both cores, the leader at a scheduling point): answers one request to work-group wg.
