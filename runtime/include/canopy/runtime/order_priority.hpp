@@ -11,9 +11,10 @@
 // correctness. The one invariant the opening rests on, far tasks <= outstanding at every moment, is
 // kept by program order on each word: a far front's tasks are counted far (deferring) before it is
 // published, and stop being far (taken) only after they were picked, while still outstanding.
-// The hooks the ring core calls: threshold (classify a front's children), note_least and deferring
-// (defer its far fronts), take (an idle poll), hand_back (a far front read), open_next_bucket
-// (an idle leader, after the other rings came up empty).
+// The hooks the ring core calls: threshold (classify a front's children), note_least, then reserve and
+// publish (defer its far fronts: publish counts them far first), take (an idle poll), hand_back (a far
+// front read: no longer far), open_next_bucket (an idle leader, after the other rings came up empty).
+// The far ring is one more level of the ring core's stack, with the same operations as the others.
 #pragma once
 
 #include <atomic>
