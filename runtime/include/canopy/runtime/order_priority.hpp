@@ -39,7 +39,7 @@ template <class Traits> struct priority_order {
     unsigned delta; // the bucket width
 
     /// The far ring (device scope, like the device ring: every work-group uses it).
-    CANOPY_DEVICE queues::front_ring far_ring() const { return {mem + L.far_queue, L.far_capacity, L.shape}; }
+    CANOPY_DEVICE queues::front_ring ring() const { return {mem + L.far_queue, L.far_capacity, L.shape}; }
     CANOPY_DEVICE atomic_ref<unsigned, scope::device> word(unsigned w) const {
         return atomic_ref<unsigned, scope::device>(mem[L.priority + w]);
     }
@@ -74,11 +74,10 @@ template <class Traits> struct priority_order {
     }
 
     // The far ring as one level of the ring core's stack (level_device.hpp's operations and scopes).
-    CANOPY_DEVICE queues::front_ring ring() const { return far_ring(); }
     /// An idle leader's poll: the far ring's fronts before its open ticket belong to open buckets. True
     /// with the reserved `ticket` (acquire at device scope, inside reserve_pop).
     CANOPY_DEVICE bool take(unsigned& ticket) const {
-        const queues::front_ring fq = far_ring();
+        const queues::front_ring fq = ring();
         const unsigned open = far_open().load(std::memory_order_relaxed);
         const unsigned head = dev_access::load(fq.head_word(), std::memory_order_relaxed);
         if (static_cast<int>(open - head) > 0) {
@@ -93,16 +92,16 @@ template <class Traits> struct priority_order {
 
     /// Release at device scope after the lanes read the slot; its `tasks` are no longer far.
     CANOPY_DEVICE void hand_back(unsigned ticket, unsigned tasks) const {
-        far_ring().template release<dev_access>({ticket, 1});
+        ring().template release<dev_access>({ticket, 1});
         taken(tasks);
     }
     CANOPY_DEVICE queues::ring_span reserve(unsigned want) const {
-        return far_ring().template reserve_push<dev_access>(want);
+        return ring().template reserve_push<dev_access>(want);
     }
     /// Far fronts holding `tasks`: counted far before they can be taken (far tasks <= outstanding).
     CANOPY_DEVICE void publish(queues::ring_span r, unsigned tasks, unsigned* counters) const {
         deferring(tasks);
-        far_ring().template publish<push_access>(r);
+        ring().template publish<push_access>(r);
         counters[c_deferred] += r.n;
     }
 
@@ -112,7 +111,7 @@ template <class Traits> struct priority_order {
     /// save a pop that raced with the opening), opens every far front and raises the threshold to the
     /// least far priority + delta - 1. One leader wins the CAS on the open ticket.
     CANOPY_DEVICE void open_next_bucket(unsigned* outstanding) const {
-        const queues::front_ring fq = far_ring();
+        const queues::front_ring fq = ring();
         const unsigned tail = dev_access::load(fq.tail_word(), std::memory_order_relaxed);
         const unsigned head = dev_access::load(fq.head_word(), std::memory_order_relaxed);
         unsigned open = far_open().load(std::memory_order_relaxed);

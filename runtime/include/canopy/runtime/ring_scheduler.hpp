@@ -412,7 +412,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// The ring a picked front is in (pk_private and pk_mailbox: none; the caller uses the slot).
     CANOPY_DEVICE queues::front_ring source_ring(const picked_front& p, unsigned wg) const {
         return p.kind == detail::pk_device   ? device_ring(p.ring)
-               : p.kind == detail::pk_far    ? prio().far_ring()
+               : p.kind == detail::pk_far    ? prio().ring()
                : p.kind == detail::pk_system ? system_ring()
                : p.kind == detail::pk_rsp    ? workgroup_ring(rsp_thief::victim(p.ring))
                                              : workgroup_ring(wg);
