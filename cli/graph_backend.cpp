@@ -30,6 +30,10 @@ template <class R> void copy_counts(graph_device_outcome& o, const R& r) {
     o.tasks = r.tasks;
     o.workgroups = r.workgroups;
     o.seconds = r.seconds;
+    o.device_ms = r.time.span_ms;
+    o.kernels_ms = r.time.kernels_ms;
+    o.kernels = r.time.kernels;
+    o.device_clock = device_clock;
     const runtime::stats& st = r.stats;
     if (r.tasks != 0) {
         // runtime::stats' one field list (the scoped-cache counters when the model ran: where the

@@ -35,6 +35,12 @@ struct graph_device_outcome {
     unsigned long long iterations = 0, launches = 0, barriers = 0, tasks = 0;
     unsigned workgroups = 0;
     double seconds = 0; // the algorithm on the device, from its first launch to the labels read back
+    // The kernels alone (platform/kernel_timer.hpp): the first kernel's start to the last one's end,
+    // and their own times summed over `kernels` launches. device_clock names the clock ("gpu events",
+    // or the emulator's host time); empty where the run was not timed (a partitioned BFS).
+    double device_ms = 0, kernels_ms = 0;
+    unsigned long long kernels = 0;
+    std::string device_clock;
     std::vector<std::pair<std::string, unsigned long long>> stats; // tasks only
     std::string device, scheduler, memory_model;
     std::string core; // tasks: the runtime core and order, e.g. "ring fifo"

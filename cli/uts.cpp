@@ -45,6 +45,10 @@ struct uts_options {
 };
 
 double rate(const uts_outcome& o) { return o.seconds > 0 ? static_cast<double>(o.nodes) / o.seconds : 0.0; }
+/// Nodes per second of the kernel's device time (runtime runs).
+double device_rate(const uts_outcome& o) {
+    return o.device_ms > 0 ? static_cast<double>(o.nodes) / o.device_ms * 1e3 : 0.0;
+}
 
 nlohmann::json to_json(const uts_resolved& t, const uts_outcome& o, const std::string& policy,
                        bool joins = false) {
@@ -58,6 +62,15 @@ nlohmann::json to_json(const uts_resolved& t, const uts_outcome& o, const std::s
                         {"policy", policy},
                         {"joins", joins},
                         {"backend", backend_name()}};
+    j["wall_ms"] = o.seconds * 1e3;
+    if (!o.device_clock.empty()) { // a runtime run: the kernel's time, and the clock that took it
+        j["device_ms"] = o.device_ms;
+        j["device_clock"] = o.device_clock;
+        j["nodes_per_device_second"] = device_rate(o);
+    } else {
+        j["device_ms"] = nullptr;
+        j["device_clock"] = nullptr;
+    }
     nlohmann::json s = nlohmann::json::object();
     for (const auto& [k, v] : o.stats) {
         s[k] = v;
@@ -81,6 +94,9 @@ void print_text(const uts_resolved& t, const uts_outcome& o, const std::string& 
                    : fmt::format(" ({}, {} scheduler, {} memory)", o.device, o.scheduler, o.memory_model));
     fmt::print("nodes     {}\ndepth     {}\nleaves    {}\n", o.nodes, o.depth, o.leaves);
     fmt::print("seconds   {:.3f}\nnodes/s   {:.0f}\n", o.seconds, rate(o));
+    if (!o.device_clock.empty()) {
+        fmt::print("device ms {:.3f} ({}; {:.4g} nodes/s)\n", o.device_ms, o.device_clock, device_rate(o));
+    }
     if (!o.stats.empty()) {
         std::string line;
         for (const auto& [k, v] : o.stats) {

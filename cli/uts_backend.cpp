@@ -164,6 +164,8 @@ uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_setting
                                           : uts::compiled::traverse_runtime(p, c);
     uts_outcome o;
     o.seconds = r.stats.seconds;
+    o.device_ms = r.stats.device_ms;
+    o.device_clock = device_clock;
     o.nodes = r.c.nodes;
     o.leaves = r.c.leaves;
     o.depth = r.c.depth;

@@ -41,6 +41,10 @@ struct uts_outcome {
     unsigned long long nodes = 0, leaves = 0;
     int depth = 0;
     double seconds = 0;
+    // Runtime runs only: the kernel alone (platform/kernel_timer.hpp) and the clock that timed it ("gpu
+    // events", or the emulator's host time); device_clock is empty for the sequential reference.
+    double device_ms = 0;
+    std::string device_clock;
     std::vector<std::pair<std::string, unsigned long long>> stats; // runtime runs only
     std::string device, scheduler, memory_model;                   // runtime runs only
 };

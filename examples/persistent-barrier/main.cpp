@@ -13,6 +13,7 @@
 #include <vector>
 
 #include <canopy/platform/error.hpp>
+#include <canopy/platform/kernel_timer.hpp>
 #include <canopy/platform/memory.hpp>
 #include <canopy/platform/plain_access.hpp>
 #include <canopy/sync/discovery.hpp>
@@ -64,9 +65,11 @@ int main(int argc, char** argv) {
         const unsigned grid = canopy::sync::persistent_grid<jacobi>(block);
         canopy::sync::discovery_context discovery(grid);
         canopy::sync::xf_barrier_state flags(grid);
+        canopy::kernel_timer timer; // the kernel alone: no allocation or copy (on the emulator, host time)
         const unsigned participants =
             canopy::sync::launch_persistent({.grid = grid, .block = block}, discovery,
-                                            jacobi{a.data(), b.data(), n, sweeps, flags.barrier()});
+                                            jacobi{a.data(), b.data(), n, sweeps, flags.barrier()}, &timer);
+        const double device_ms = timer.total().span_ms;
 
         std::vector<double> got(n);
         (sweeps % 2 == 0 ? a : b).download(got.data(), n);
@@ -85,6 +88,8 @@ int main(int argc, char** argv) {
         std::printf(
             "%u points, %u sweeps: %u of %u launched work-groups took part, %u barriers; u[1] = %.6f\n", n,
             sweeps, participants, grid, sweeps, got[1]);
+        std::printf("device time %.3f ms (%s): %.3g us a sweep\n", device_ms, canopy::device_clock,
+                    device_ms * 1e3 / sweeps);
         if (wrong != 0) {
             std::printf("MISMATCH: %u points differ from the sequential sweep\n", wrong);
             return 1;

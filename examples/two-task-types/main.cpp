@@ -118,6 +118,9 @@ int main(int argc, char** argv) {
             static_cast<unsigned long long>(consumers), static_cast<unsigned long long>(s.donations()),
             static_cast<unsigned long long>(s.steals_received), static_cast<unsigned long long>(got.steps),
             static_cast<unsigned long long>(got.max_steps));
+        // The kernel alone (canopy/platform/kernel_timer.hpp); on the emulator, its host time.
+        std::printf("device time %.3f ms (%s): %.3g tasks/s\n", s.device_ms, canopy::device_clock,
+                    s.device_ms > 0 ? static_cast<double>(s.total_tasks()) / s.device_ms * 1e3 : 0.0);
         if (got.steps != want.steps || got.max_steps != want.max_steps || got.bad_payloads != 0) {
             std::printf("MISMATCH: the sequential loop gives steps %llu, max %llu; %llu bad payloads\n",
                         static_cast<unsigned long long>(want.steps),

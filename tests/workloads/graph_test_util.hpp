@@ -9,7 +9,18 @@
 #include <string_view>
 #include <unistd.h>
 
+#include <gtest/gtest.h>
+
 namespace canopy_test_graph {
+
+/// A run's device time accounts for every launch it counts: one pair of marks per kernel
+/// (platform/kernel_timer.hpp), and the span from the first kernel's start to the last one's end holds
+/// their sum (the kernels are in order on one stream; float rounding allowed). No time is asserted.
+template <class R> void expect_every_launch_timed(const R& r) {
+    EXPECT_EQ(r.time.kernels, r.launches);
+    EXPECT_GE(r.time.kernels_ms, 0.0);
+    EXPECT_GE(r.time.span_ms * (1 + 1e-5) + 1e-4, r.time.kernels_ms);
+}
 
 // libmetis-doc (tools/deps.sh) installs these; tests skip, saying so, where they are absent.
 inline const std::filesystem::path metis_graphs_dir = "/usr/share/doc/libmetis-dev/examples/graphs";

@@ -50,6 +50,7 @@ g::run_result<std::uint32_t> check_bfs(const g::csr_graph& gr, g::vertex_id sour
     // One launch per phase (multi-kernel) or per round (tasks); persistent: one in all.
     EXPECT_EQ(r.launches, o.how == g::strategy::persistent ? 1u : r.iterations);
     EXPECT_EQ(r.barriers, o.how == g::strategy::persistent ? r.iterations : 0u);
+    canopy_test_graph::expect_every_launch_timed(r);
     if (o.how == g::strategy::tasks) {
         EXPECT_GE(r.tasks, ref.reached); // every reached vertex ran at least one task
     }
@@ -65,6 +66,7 @@ g::run_result<g::distance_t> check_sssp(const g::csr_graph& gr, g::vertex_id sou
     EXPECT_TRUE(cmp.ok()) << g::to_string(o.how) << ": " << cmp.summary();
     const auto val = g::validate_sssp(gr, source, r.labels);
     EXPECT_TRUE(val.ok()) << g::to_string(o.how) << ": " << val.summary();
+    canopy_test_graph::expect_every_launch_timed(r);
     return r;
 }
 

@@ -56,6 +56,7 @@ g::run_result<double> check_pagerank(const g::csr_graph& gr, const g::pagerank_o
         EXPECT_EQ(r.barriers, o.how == g::strategy::persistent ? 2 * r.iterations : 0u);
         EXPECT_LE(dist, g::pagerank_power_bound(gr, p.damping, ref.last_change)) << g::to_string(o.how);
     }
+    canopy_test_graph::expect_every_launch_timed(r);
     return r;
 }
 
@@ -73,6 +74,7 @@ g::run_result<std::uint32_t> check_color(const g::csr_graph& gr, const g::run_op
         EXPECT_EQ(r.iterations, g::count_colors(r.labels)); // one colour per iteration
         EXPECT_EQ(r.barriers, o.how == g::strategy::persistent ? r.iterations : 0u);
     }
+    canopy_test_graph::expect_every_launch_timed(r);
     return r;
 }
 

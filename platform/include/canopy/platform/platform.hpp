@@ -8,6 +8,7 @@
 #include "canopy/platform/device_info.hpp"
 #include "canopy/platform/error.hpp"
 #include "canopy/platform/ids.hpp"
+#include "canopy/platform/kernel_timer.hpp"
 #include "canopy/platform/launch.hpp"
 #include "canopy/platform/memory.hpp"
 #include "canopy/platform/plain_access.hpp"

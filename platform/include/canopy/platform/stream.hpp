@@ -13,6 +13,7 @@
 #endif
 // Provided by the backend header, all move-only RAII:
 //   class stream { stream(); void synchronize(); };
-//   class event  { event(); void record(stream&); void synchronize();
+//   class event  { event(); void record(stream&); void record(); /* the default stream */
+//                  void synchronize();
 //                  float elapsed_ms(const event& start) const; };   // this - start
 //   void device_synchronize();

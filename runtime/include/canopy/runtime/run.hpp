@@ -19,6 +19,7 @@
 
 #include "canopy/platform/device_info.hpp"
 #include "canopy/platform/error.hpp"
+#include "canopy/platform/kernel_timer.hpp"
 #include "canopy/platform/launch.hpp"
 #include "canopy/platform/launch_report.hpp"
 #include "canopy/platform/memory.hpp"
@@ -128,13 +129,17 @@ template <class... Tasks> class task_set {
     /// Runs the tasks under c.policy. The test-only broken-* policies are refused here, so that no
     /// library run, graph, UTS or example instantiates them: tests and `canopy stress` run them through
     /// run_allowing_broken (broken_policies.hpp).
-    stats run(const config& c) const {
+    ///
+    /// The returned stats' device_ms is the kernel's own time (kernel_timer.hpp). A caller that runs
+    /// several launches as one algorithm (rounds) passes its own `timer`: each launch adds its marks,
+    /// and timer->total() spans them all, from the first kernel's start to the last one's end.
+    stats run(const config& c, kernel_timer* timer = nullptr) const {
         switch (c.policy) {
-        case policy::hrf_direct: return run_with<policy::hrf_direct>(c);
-        case policy::hrf_indirect: return run_with<policy::hrf_indirect>(c);
-        case policy::steal_emulated: return run_with<policy::steal_emulated>(c);
+        case policy::hrf_direct: return run_with<policy::hrf_direct>(c, timer);
+        case policy::hrf_indirect: return run_with<policy::hrf_indirect>(c, timer);
+        case policy::steal_emulated: return run_with<policy::steal_emulated>(c, timer);
 #if CANOPY_RUNTIME_HAS_RSP
-        case policy::steal_rsp: return run_with<policy::steal_rsp>(c);
+        case policy::steal_rsp: return run_with<policy::steal_rsp>(c, timer);
 #else
         case policy::steal_rsp:
             throw error(std::string("canopy::runtime: policy ") + to_string(c.policy) +
@@ -150,16 +155,16 @@ template <class... Tasks> class task_set {
     }
 
     /// The run under policy P, chosen at compile time (run() and run_allowing_broken() dispatch here).
-    template <policy P> stats run_with(const config& c) const {
+    template <policy P> stats run_with(const config& c, kernel_timer* timer = nullptr) const {
         if (c.queues == queue_design::ring) {
-            return run_core<P, ring_scheduler<P, Tasks...>>(c);
+            return run_core<P, ring_scheduler<P, Tasks...>>(c, timer);
         }
         if (c.order != task_order::lifo) {
             throw error(std::string("canopy::runtime: task order ") + to_string(c.order) +
                         " needs the ring core (the locked core is the HRF paper's depth-first design); use "
                         "queues = ring");
         }
-        return run_core<P, scheduler<P, Tasks...>>(c);
+        return run_core<P, scheduler<P, Tasks...>>(c, timer);
     }
 
   private:
@@ -196,15 +201,19 @@ template <class... Tasks> class task_set {
     }
 
     /// One run: validate, lay out and seed, allocate, launch, collect the stats.
-    template <policy P, class sched_t> stats run_core(const config& c) const {
+    template <policy P, class sched_t> stats run_core(const config& c, kernel_timer* timer) const {
         constexpr bool rings = !std::is_same_v<sched_t, scheduler<P, Tasks...>>;
         const run_shape r = validate<P, rings, sched_t>(c);
         const layout L = make_layout<rings>(c, r);
         run_buffers b = make_buffers(c, L, seed_image<rings>(c, L, r.F), r.D);
         const sched_t s = make_scheduler<P, sched_t>(c, L, b, r.D);
+        kernel_timer own;
+        kernel_timer& t = timer != nullptr ? *timer : own;
         double seconds = 0;
-        const unsigned participants = launch_run<rings>(c, s, b, L, r, seconds);
-        return collect_stats(c, L, b, r, participants, seconds);
+        const unsigned participants = launch_run<rings>(c, s, b, L, r, t, seconds);
+        stats st = collect_stats(c, L, b, r, participants, seconds);
+        st.device_ms = t.last_ms();
+        return st;
     }
 
     /// The configuration against the device and the core, before anything is allocated: throws
@@ -420,10 +429,10 @@ template <class... Tasks> class task_set {
 
     /// The launch (persistent, plain, or one over several emulated devices), waited for; a failed
     /// kernel's error carries the queues' state. Returns the participating work-groups; `seconds` the
-    /// launch's host wall time.
+    /// launch's host wall time; the kernel alone is timed into `t`.
     template <bool rings, class sched_t>
     static unsigned launch_run(const config& c, const sched_t& s, run_buffers& b, const layout& L,
-                               const run_shape& r, double& seconds) {
+                               const run_shape& r, kernel_timer& t, double& seconds) {
         const unsigned D = r.D, grid = r.grid;
         std::vector<device_buffer<unsigned>>& mems = b.mems;
         const auto t0 = std::chrono::steady_clock::now();
@@ -436,16 +445,17 @@ template <class... Tasks> class task_set {
                         k.mems[d] = mems[d].data();
                     }
                     // One launch stands for one per device, all at once.
-                    launch_on_devices({.grid = grid * D, .block = c.block}, D, k);
+                    timed_launch(&t, [&] { launch_on_devices({.grid = grid * D, .block = c.block}, D, k); });
                     participants = grid * D;
                 }
             } else if (c.persistent) {
                 sync::discovery_context ctx(grid);
                 // Returns after reading the participant count back: the kernel has finished.
                 participants = sync::launch_persistent({.grid = grid, .block = c.block}, ctx,
-                                                       detail::persistent_body<sched_t>{s});
+                                                       detail::persistent_body<sched_t>{s}, &t);
             } else {
-                launch({.grid = grid, .block = c.block}, detail::plain_kernel<sched_t>{s});
+                timed_launch(
+                    &t, [&] { launch({.grid = grid, .block = c.block}, detail::plain_kernel<sched_t>{s}); });
             }
             // A GPU launch is asynchronous: wait for the kernel, so that `seconds` covers it and a
             // kernel fault surfaces here, inside the report below.

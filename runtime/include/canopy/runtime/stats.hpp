@@ -80,6 +80,9 @@ struct stats : launch_memory_counters {
     unsigned workgroups = 0, subgroups = 0, subgroup_size = 0; // launched
     unsigned participants = 0; // work-groups that ran the scheduler (persistent: occupancy discovery's count)
     double seconds = 0;        // host wall time of the launch (bench only; tests never time anything)
+    // The kernel alone, from GPU events around it (platform/kernel_timer.hpp); on the emulator, the
+    // launch's host time (platform's device_clock names which, wherever it is printed).
+    double device_ms = 0;
 
     std::uint64_t total_tasks() const {
         std::uint64_t n = 0;

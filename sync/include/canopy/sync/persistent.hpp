@@ -15,6 +15,7 @@
 #include <string>
 
 #include "canopy/platform/error.hpp"
+#include "canopy/platform/kernel_timer.hpp"
 #include "canopy/platform/launch.hpp"
 #include "canopy/sync/discovery.hpp"
 
@@ -40,9 +41,11 @@ template <class Body> unsigned persistent_grid(unsigned block, std::size_t share
 
 /// Resets `ctx`, launches `cfg.grid` work-groups (0: persistent_grid, as many as the device holds),
 /// runs `body` in the participants and returns their count once the launch is done (this synchronises
-/// with the device on GPU backends, by reading the count back).
+/// with the device on GPU backends, by reading the count back). With a timer, the kernel alone is timed
+/// into it: the discovery context's reset before and the count's read-back after stay outside the marks.
 template <class Body>
-unsigned launch_persistent(launch_config cfg, discovery_context& ctx, const Body& body) {
+unsigned launch_persistent(launch_config cfg, discovery_context& ctx, const Body& body,
+                           kernel_timer* timer = nullptr) {
     if (cfg.grid == 0) {
         cfg.grid = persistent_grid<Body>(cfg.block, cfg.shared_bytes);
     }
@@ -52,7 +55,7 @@ unsigned launch_persistent(launch_config cfg, discovery_context& ctx, const Body
                     std::to_string(cfg.grid) + "; size it with persistent_grid()");
     }
     ctx.reset();
-    launch(cfg, persistent_kernel<Body>{ctx.view(), body});
+    timed_launch(timer, [&] { launch(cfg, persistent_kernel<Body>{ctx.view(), body}); });
     return ctx.participants();
 }
 

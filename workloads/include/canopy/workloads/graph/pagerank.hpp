@@ -364,11 +364,14 @@ inline run_result<double> pagerank_multi_kernel(const csr_view& g, const pageran
     c1.block = c2.block = o.block;
     c1.grid = r1 != 0 && want > r1 ? r1 : want;
     c2.grid = r2 != 0 && want > r2 ? r2 : want;
+    kernel_timer t;
     for (unsigned k = 0; k < p.iterations; ++k) {
         sums.fill_zero();
-        launch(c1, pr_push_kernel{g, rank.data(), acc.data(), sums.data(), d_fx});
-        launch(c2, pr_update_kernel{g, rank.data(), acc.data(), sums.data(), sums.data() + 1,
-                                    teleport_share(d_fx, g.num_vertices)});
+        timed_launch(&t, [&] { launch(c1, pr_push_kernel{g, rank.data(), acc.data(), sums.data(), d_fx}); });
+        timed_launch(&t, [&] {
+            launch(c2, pr_update_kernel{g, rank.data(), acc.data(), sums.data(), sums.data() + 1,
+                                        teleport_share(d_fx, g.num_vertices)});
+        });
         r.launches += 2;
         ++r.iterations;
         rank_fixed change = 0;
@@ -379,6 +382,7 @@ inline run_result<double> pagerank_multi_kernel(const csr_view& g, const pageran
     }
     to_ranks(r, rank.to_vector());
     r.seconds = since(t0);
+    r.time = t.total();
     return r;
 }
 
@@ -394,19 +398,23 @@ inline run_result<double> pagerank_persistent(const csr_view& g, const pagerank_
     sums.fill_zero();
     device_buffer<unsigned> iterations(1);
     iterations.fill_zero();
-    r.workgroups = launch_persistent_phases<pr_persistent_phases>(o.block, [&](sync::xf_barrier barrier) {
-        return pr_persistent_phases{g,
-                                    rank.data(),
-                                    acc.data(),
-                                    sums.data(),
-                                    sums.data() + 2,
-                                    iterations.data(),
-                                    d_fx,
-                                    teleport_share(d_fx, g.num_vertices),
-                                    tolerance_fixed(p.tolerance),
-                                    p.iterations,
-                                    barrier};
-    });
+    kernel_timer t;
+    r.workgroups = launch_persistent_phases<pr_persistent_phases>(
+        o.block,
+        [&](sync::xf_barrier barrier) {
+            return pr_persistent_phases{g,
+                                        rank.data(),
+                                        acc.data(),
+                                        sums.data(),
+                                        sums.data() + 2,
+                                        iterations.data(),
+                                        d_fx,
+                                        teleport_share(d_fx, g.num_vertices),
+                                        tolerance_fixed(p.tolerance),
+                                        p.iterations,
+                                        barrier};
+        },
+        &t);
     r.launches = 1;
     unsigned its = 0;
     iterations.download(&its, 1);
@@ -414,6 +422,7 @@ inline run_result<double> pagerank_persistent(const csr_view& g, const pagerank_
     r.barriers = 2 * std::uint64_t{its}; // two phases per iteration, a barrier after each
     to_ranks(r, rank.to_vector());
     r.seconds = since(t0);
+    r.time = t.total();
     return r;
 }
 
@@ -440,13 +449,15 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
     runtime::task_set<pr_vertex_task, pr_range_task, pr_seeds_task> ts{pr_vertex_task{a}, pr_range_task{a},
                                                                        pr_seeds_task{a}};
     ts.template seed<pr_seeds_task>(pr_seeds_payload{0, g.num_vertices});
-    r.add_round(ts.run(c));
+    kernel_timer t;
+    r.add_round(ts.run(c, &t));
     r.launches = 1;
     r.iterations = 1;
     r.tasks = r.stats.total_tasks();
     r.workgroups = r.stats.workgroups;
     const std::vector<rank_fixed> x = rank.to_vector();
     r.seconds = since(t0);
+    r.time = t.total();
     // x* = y / |y|_1 (header comment).
     double sum = 0;
     for (rank_fixed v : x) {

@@ -256,7 +256,10 @@ template <class Label> struct run_result {
     std::uint64_t tasks = 0;      // tasks run (tasks)
     unsigned workgroups = 0;      // participating work-groups (persistent, tasks)
     double seconds = 0;           // host wall time from the first launch to the labels read back
-    runtime::stats stats;         // tasks only: the last round's
+    // The kernels alone (platform/kernel_timer.hpp): span_ms from the first kernel's start to the last
+    // one's end, kernels_ms their own times summed. On the emulator, host time (device_clock).
+    device_time time;
+    runtime::stats stats; // tasks only: the last round's
     // tasks only: every round's donations (to work-group and device queues), steal requests and
     // stolen fronts received, added up (stats holds the last round's alone).
     std::uint64_t donations = 0, steal_requests = 0, steals = 0;
@@ -589,7 +592,8 @@ template <class L> struct frontier_buffers {
 /// discovery inside the kernel, one XF barrier between phases); make(barrier) builds the body around
 /// the barrier's handle. Returns the work-groups that took part. A block size that cannot launch even
 /// one resident work-group is a usage error, said before anything runs.
-template <class Body, class Make> unsigned launch_persistent_phases(unsigned block, Make&& make) {
+template <class Body, class Make>
+unsigned launch_persistent_phases(unsigned block, Make&& make, kernel_timer* timer = nullptr) {
     const unsigned grid = sync::persistent_grid<Body>(block);
     if (grid == 0) {
         throw error("canopy graph: a persistent kernel of " + std::to_string(block) +
@@ -600,7 +604,7 @@ template <class Body, class Make> unsigned launch_persistent_phases(unsigned blo
     launch_config cfg;
     cfg.block = block;
     cfg.grid = grid;
-    return sync::launch_persistent(cfg, dctx, make(bar.barrier()));
+    return sync::launch_persistent(cfg, dctx, make(bar.barrier()), timer);
 }
 
 template <class P>
@@ -614,13 +618,17 @@ run_result<typename P::label> run_multi_kernel(const csr_view& g, vertex_id sour
     vertex_id* cur = f.q0.data();
     vertex_id* next = f.q1.data();
     unsigned n = 1;
+    kernel_timer t;
     for (unsigned k = 0; n != 0; ++k) {
         next_count.fill_zero();
         const unsigned want = (n + o.block - 1) / o.block;
         launch_config cfg;
         cfg.block = o.block;
         cfg.grid = resident != 0 && want > resident ? resident : want;
-        launch(cfg, phase_kernel<P>{g, f.labels.data(), f.stamps.data(), cur, n, next, next_count.data(), k});
+        timed_launch(&t, [&] {
+            launch(cfg,
+                   phase_kernel<P>{g, f.labels.data(), f.stamps.data(), cur, n, next, next_count.data(), k});
+        });
         ++r.launches;
         ++r.iterations;
         next_count.download(&n, 1); // the stop flag: an empty next frontier
@@ -628,6 +636,7 @@ run_result<typename P::label> run_multi_kernel(const csr_view& g, vertex_id sour
     }
     r.labels = f.labels.to_vector();
     r.seconds = since(t0);
+    r.time = t.total();
     return r;
 }
 
@@ -646,11 +655,19 @@ run_result<typename P::label> run_persistent(const csr_view& g, vertex_id source
     device_buffer<unsigned> iterations(1);
     iterations.fill_zero();
     using body = persistent_phases<P>;
-    r.workgroups = launch_persistent_phases<body>(o.block, [&](sync::xf_barrier barrier) {
-        return body{
-            g,      labels.data(), stamps.data(), {q0.data(), q1.data()}, counts.data(), iterations.data(),
-            barrier};
-    });
+    kernel_timer t;
+    r.workgroups = launch_persistent_phases<body>(
+        o.block,
+        [&](sync::xf_barrier barrier) {
+            return body{g,
+                        labels.data(),
+                        stamps.data(),
+                        {q0.data(), q1.data()},
+                        counts.data(),
+                        iterations.data(),
+                        barrier};
+        },
+        &t);
     r.launches = 1;
     unsigned phases = 0;
     iterations.download(&phases, 1);
@@ -658,6 +675,7 @@ run_result<typename P::label> run_persistent(const csr_view& g, vertex_id source
     r.barriers = phases; // one XF barrier episode ends every phase
     r.labels = labels.to_vector();
     r.seconds = since(t0);
+    r.time = t.total();
     return r;
 }
 
@@ -697,6 +715,7 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
     const L delta = dl < static_cast<std::uint64_t>(P::unreached) ? static_cast<L>(dl) : L{0};
     L cap = delta != 0 ? delta - 1 : static_cast<L>(P::unreached - 1);
     unsigned seeds = 0;
+    kernel_timer t; // every round's launch: the span covers the host's work between rounds
     for (unsigned round = 0;; ++round) {
         vertex_id* in = (round & 1) != 0 ? d0.data() : d1.data(); // the previous round's deferred list
         vertex_id* out = (round & 1) != 0 ? d1.data() : d0.data();
@@ -710,7 +729,7 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
         } else {
             ts.template seed<seeds_task<P, S>>(seeds_payload{0, seeds});
         }
-        r.add_round(ts.run(c));
+        r.add_round(ts.run(c, &t));
         ++r.launches;
         ++r.iterations;
         r.tasks += r.stats.total_tasks();
@@ -736,6 +755,7 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
         w = packed_label<L>::decode(w);
     }
     r.seconds = since(t0);
+    r.time = t.total();
     return r;
 }
 

@@ -94,6 +94,8 @@ class event {
         CANOPY_CHECK(
             CANOPY_GPU_API(EventRecord)(e_.get(), static_cast<detail::gpu::stream_t>(s.native_handle())));
     }
+    /// The same on the default stream, where launches without a stream run (launch_config::on).
+    void record() { CANOPY_CHECK(CANOPY_GPU_API(EventRecord)(e_.get(), nullptr)); }
     /// Waits until the recorded point has been reached.
     void synchronize() { CANOPY_CHECK(CANOPY_GPU_API(EventSynchronize)(e_.get())); }
     /// Milliseconds from `start` to this event; both must have been recorded and reached.
