@@ -7,7 +7,9 @@
 #   demos, occupancy discovery (recall = discovered / occupancy) under each protocol, UTS T1, T2, T3 and
 #   T4 against the published counts (T1 under every policy and both runtime cores), BFS, SSSP, PageRank
 #   and colouring on 4elt and Kronecker 16 under each strategy, validated against the oracles,
-# and prints a table of nodes/s, TEPS and discovery time. Every result's JSON and stderr land in --out.
+# and prints a table of device time, nodes/s, GTEPS and discovery time; --hrf adds the HRF experiment's
+# trees x policies beside the timed model, --peers DIR Atos beside canopy. Every result's JSON and
+# stderr land in --out.
 #
 # The lent GPU machines of canopy's workplace have the CUDA toolkit but not Debian's libraries (fmt,
 # CLI11, GoogleTest): there, build here with --dry-run (it builds and checks the binaries exist, and
@@ -30,12 +32,16 @@ usage: tools/gpu-check.sh [options]
                        beside canopy on this GPU: bench/peers/atos_side_by_side.py, its table and
                        results.json in --out/peers (bench/peers/README.md)
   --peers-args "..."   more arguments for that script (e.g. "--inputs kron18,mdual --prepare")
+  --hrf                after the checks, the HRF experiment on this GPU: UTS T1, T2, T3, T4, T5 and T1L
+                       under hrf-direct, hrf-indirect and steal-emulated on the ring core, T1 and T3 on
+                       the locked core; device ms, donations and steals, each policy's speedup over
+                       hrf-direct beside the timed model's (bench/hrf_model_speedups.tsv); --out/hrf.tsv
   -h, --help           this text
 exit status: 0 every check passed, 1 some check failed or hung, 2 usage error
 EOF
 }
 root=$(cd "$(dirname "$0")/.." && pwd)
-backend="" arch="" build="" no_build=0 dry=0 quick=0 tmo=60 max_hangs=3 peers="" peers_args=""
+backend="" arch="" build="" no_build=0 dry=0 quick=0 tmo=60 max_hangs=3 peers="" peers_args="" hrf=0
 graphs=/usr/share/doc/libmetis-dev/examples/graphs out=gpu-check-out
 while (($#)); do
   case $1 in
@@ -51,6 +57,7 @@ while (($#)); do
     --max-hangs) max_hangs=${2:?--max-hangs needs a count}; shift 2 ;;
     --peers) peers=${2:?--peers needs the folder of a fetched Atos}; shift 2 ;;
     --peers-args) peers_args=${2?--peers-args needs a string}; shift 2 ;;
+    --hrf) hrf=1; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "gpu-check: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -91,6 +98,11 @@ if ((!no_build)); then
   echo "gpu-check: built in $(( $(date +%s) - t0 )) s"
 fi
 [[ -x $canopy ]] || { echo "gpu-check: $canopy is missing (build without --no-build, or name --build)" >&2; exit 1; }
+model=$root/bench/hrf_model_speedups.tsv
+if ((hrf)) && [[ ! -f $model ]]; then
+  echo "gpu-check: --hrf needs $model (the timed model's table; a checkout of canopy has it)" >&2
+  exit 2
+fi
 if ((dry)); then
   "$canopy" --help | head -1
   "$gtests" --gtest_list_tests | grep -c '^  ' | xargs echo "gpu-check: dry run: GPU tests listed:"
@@ -117,7 +129,7 @@ for name, kind, status, rc, secs in rows:
         # (UTS: the launch; graphs: the first allocation to the labels read back).
         dev = j.get('device_ms')
         dms = f"{dev:.3f}" if isinstance(dev, (int, float)) else "-"
-        if kind == "uts":
+        if kind in ("uts", "hrf"):
             m = f"device {dms} ms  {j.get('nodes_per_device_second', 0)/1e6:.1f} M nodes/s  {j['nodes']:,} nodes  (wall {j['seconds']*1e3:.2f} ms)"
         elif kind == "graph":
             gt = j.get('gteps')
@@ -190,6 +202,27 @@ for in in "${inputs[@]}"; do
 done
 
 table
+
+# The HRF experiment on real scopes (docs/hrf-experiment.md): device time per tree x policy x core,
+# each policy's speedup over hrf-direct on this GPU beside the timed model's for the same tree shape.
+hrf_table() {
+  python3 "$root/tools/hrf_gpu_table.py" "$out" "$model"
+}
+if ((hrf)); then
+  echo
+  echo "gpu-check: the HRF experiment on this GPU (device times beside $model)"
+  for t in T1 T2 T3 T4 T5 T1L; do
+    for p in hrf-direct hrf-indirect steal-emulated; do
+      check "hrf-ring-$t-$p" hrf -- "$canopy" uts --tree "$t" --queues ring --policy "$p" --json
+    done
+  done
+  for t in T1 T3; do
+    for p in hrf-direct hrf-indirect steal-emulated; do
+      check "hrf-locked-$t-$p" hrf -- "$canopy" uts --tree "$t" --queues locked --policy "$p" --json
+    done
+  done
+  hrf_table
+fi
 if [[ -n $peers ]]; then
   # One implementation of the side-by-side run: the bench script (it builds Atos, writes the inputs
   # through canopy's --write-graph, checks both answers and prints its own table).
