@@ -107,7 +107,9 @@ struct input_graph {
     std::vector<double> ranks;       // double-precision PageRank (tolerance 1e-12)
     std::vector<double> ranks_fixed; // the frontier strategies' fixed-point answer, exactly
     u64 ranks_fixed_iterations = 0;
-    double power_bound = 0, tasks_bound = 0;    // L1 bounds to `ranks` (pagerank_reference.hpp)
+    double power_bound = 0, tasks_bound = 0; // L1 bounds to `ranks` (pagerank_reference.hpp)
+    // PageRank's tolerances on this graph: from the error target (equal accuracy), or the flags.
+    double pr_frontier_tolerance = 0, pr_tasks_tolerance = 0;
     std::vector<std::uint32_t> jones_plassmann; // the frontier strategies' colouring, exactly
     std::vector<std::uint32_t> greedy;          // the tasks strategy's colouring, exactly
 };
@@ -197,6 +199,8 @@ struct settings {
     u64 policies_max_vertices = 10000;
     bool tasks_every_device = true; // else the tasks strategy runs on the first device only
     double pagerank_tasks_tolerance = 1e-2;
+    // The L1 error every strategy guarantees (pagerank_stopping_for_error); 0: the tolerances decide.
+    double pagerank_error = g::pagerank_default_error;
     u64 launch_cycles = emu::cost_table{}.launch;
     g::pagerank_options pagerank;
     std::string trace_dir; // --trace-dir: one timeline per run (empty: none)
@@ -269,9 +273,7 @@ run_out run_one(const settings& s, const run_spec& sp) {
     case algo::pagerank: {
         const g::device_graph dg(in.graph);
         g::pagerank_options po = s.pagerank;
-        if (sp.how == g::strategy::tasks) {
-            po.tolerance = s.pagerank_tasks_tolerance;
-        }
+        po.tolerance = sp.how == g::strategy::tasks ? in.pr_tasks_tolerance : in.pr_frontier_tolerance;
         const auto r = g::compiled::pagerank(dg.view(), po, o);
         fill_counts(out, r);
         out.quality = g::l1_distance(in.ranks, r.labels);
@@ -516,6 +518,11 @@ int main(int argc, char** argv) {
     bool tasks_first_device = false;
     app.add_flag("--tasks-first-device-only", tasks_first_device,
                  "run the tasks strategy on the first device only (default: every device)");
+    app.add_option("--pagerank-error", s.pagerank_error,
+                   "PageRank's stopping rule: the L1 error against the converged ranks every strategy "
+                   "guarantees (0: --pagerank-tolerance and --pagerank-tasks-tolerance decide)")
+        ->check(CLI::Range(0.0, 1.0))
+        ->capture_default_str();
     app.add_option("--pagerank-tasks-tolerance", s.pagerank_tasks_tolerance,
                    "the tasks strategy's PageRank tolerance (residuals above tolerance / V are pushed)")
         ->check(CLI::Range(1e-9, 1.0))
@@ -629,13 +636,23 @@ int main(int argc, char** argv) {
         for (algo a : s.algos) {
             if (a == algo::pagerank) {
                 const g::pagerank_options& po = s.pagerank;
+                in.pr_frontier_tolerance =
+                    s.pagerank_error > 0
+                        ? g::pagerank_stopping_for_error(in.graph, po.damping, s.pagerank_error, false)
+                              .tolerance
+                        : po.tolerance;
+                in.pr_tasks_tolerance =
+                    s.pagerank_error > 0
+                        ? g::pagerank_stopping_for_error(in.graph, po.damping, s.pagerank_error, true)
+                              .tolerance
+                        : s.pagerank_tasks_tolerance;
                 in.ranks = g::reference_pagerank(in.graph, po.damping);
-                const auto fx =
-                    g::reference_pagerank_fixed(in.graph, po.damping, po.iterations, po.tolerance);
+                const auto fx = g::reference_pagerank_fixed(in.graph, po.damping, po.iterations,
+                                                            in.pr_frontier_tolerance);
                 in.ranks_fixed = g::ranks_to_double(fx.rank);
                 in.ranks_fixed_iterations = fx.iterations;
                 in.power_bound = g::pagerank_power_bound(in.graph, po.damping, fx.last_change);
-                in.tasks_bound = g::pagerank_tasks_bound(in.graph, po.damping, s.pagerank_tasks_tolerance);
+                in.tasks_bound = g::pagerank_tasks_bound(in.graph, po.damping, in.pr_tasks_tolerance);
             }
             if (a == algo::color) {
                 in.jones_plassmann = g::reference_jones_plassmann(in.graph);
@@ -980,9 +997,14 @@ int main(int argc, char** argv) {
           "|\n"
           "|---|---|---|---:|---:|---:|---:|\n"
        << quality.str();
-    md << "\nPageRank: damping " << s.pagerank.damping
-       << "; the frontier strategies iterate to an L1 change of " << s.pagerank.tolerance
-       << ", the tasks strategy pushes residuals above " << s.pagerank_tasks_tolerance << " / V.\n";
+    md << "\nPageRank: damping " << s.pagerank.damping;
+    if (s.pagerank_error > 0) {
+        md << "; every strategy stops where its bound guarantees an L1 error of " << s.pagerank_error
+           << " against the converged ranks (pagerank_stopping_for_error).\n";
+    } else {
+        md << "; the frontier strategies iterate to an L1 change of " << s.pagerank.tolerance
+           << ", the tasks strategy pushes residuals above " << s.pagerank_tasks_tolerance << " / V.\n";
+    }
     if (s.tasks_max_vertices != ~u64{0} || !s.tasks_every_device) {
         md << "\nThe tasks strategy ran on graphs of at most " << fmt_u(s.tasks_max_vertices)
            << " vertices (--tasks-max-vertices)" << (s.tasks_every_device ? "" : ", on the first device only")

@@ -50,7 +50,12 @@ struct graph_options {
     emulator_settings emu;
     bool emulated = false;
     bool iterations_given = false; // pagerank: --iterations on the command line
-    unsigned devices = 0;          // bfs over a 1-D partition on this many emulated devices (0: one)
+    bool tolerance_given = false;  // pagerank: --tolerance on the command line
+    bool error_given = false;      // pagerank: --error on the command line
+    // pagerank: the L1 error against the converged ranks every strategy guarantees (0: the older rules,
+    // --iterations and --tolerance, decide).
+    double error = graph::pagerank_default_error;
+    unsigned devices = 0; // bfs over a 1-D partition on this many emulated devices (0: one)
 };
 
 struct usage_error {
@@ -335,7 +340,22 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
     const bool pagerank = o.algorithm == "pagerank";
     graph_run_settings rs = o.run;
     rs.algorithm = o.algorithm;
-    if (pagerank && !o.iterations_given && rs.tolerance > 0) {
+    const bool tasks = rs.strategy == "tasks";
+    // PageRank's stopping rule: an error target (the default) is one number for every strategy, each
+    // stopping where its own guarantee reaches it (pagerank_reference.hpp); --tolerance, or --iterations
+    // without --error, keep the older per-strategy rules.
+    const double error =
+        pagerank && !o.tolerance_given && (o.error_given || !o.iterations_given) ? o.error : 0;
+    double guarantee = -1; // the run's a-priori bound on its L1 error (-1: known only with --validate)
+    if (error > 0) {
+        const graph::pagerank_stopping stop =
+            graph::pagerank_stopping_for_error(in.g, rs.damping, error, tasks);
+        rs.tolerance = stop.tolerance;
+        guarantee = stop.guarantee;
+        if (!o.iterations_given) {
+            rs.iterations = 1000; // the cap: the error target decides (about 67 iterations at 1e-4)
+        }
+    } else if (pagerank && !o.iterations_given && rs.tolerance > 0) {
         rs.iterations = 1000; // --tolerance without --iterations: the tolerance decides, within 1000
     }
     if (!pagerank && !in.symmetric) {
@@ -360,7 +380,6 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
         r = run_graph_algorithm(in.g, 0, rs);
     }
     const graph::vertex_id n = in.g.num_vertices();
-    const bool tasks = rs.strategy == "tasks";
 
     // PageRank: the distance to the double-precision oracle and the top vertex; colour: the colours.
     double l1 = 0, bound = 0;
@@ -370,6 +389,26 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
     std::string validation;
     const double tolerance =
         rs.tolerance > 0 ? rs.tolerance : (tasks ? graph::pagerank_tasks_default_tolerance : 0.0);
+    if (pagerank && tasks) {
+        // The run's own guarantee: its rounding loss from the tasks it ran (each takes at most once),
+        // not from the a-priori count of takes.
+        guarantee =
+            graph::pagerank_tasks_guarantee(in.g, rs.damping, tolerance, static_cast<double>(r.tasks));
+    }
+    // A power iteration that used up its iterations before its change reached the tolerance guarantees
+    // nothing about the target: a failed run, not a slower one.
+    std::string unmet;
+    if (error > 0 && !tasks && r.iterations >= rs.iterations) {
+        unmet =
+            fmt::format("the L1 error target {:g} was not reached within {} iterations (raise --iterations)",
+                        error, rs.iterations);
+    }
+    if (error > 0 && tasks && guarantee > error) {
+        unmet =
+            fmt::format("the tasks ran {} times, more than the {:.0f} takes their tolerance budgets: their "
+                        "guarantee {:.3g} exceeds the L1 error target {:g} (ask for a larger --error)",
+                        r.tasks, graph::pagerank_tasks_take_budget, guarantee, error);
+    }
     if (pagerank) {
         l1 = graph::l1_distance(graph::reference_pagerank(in.g, rs.damping), r.ranks);
         for (graph::vertex_id v = 1; v < n; ++v) {
@@ -377,7 +416,8 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
         }
         if (o.validate) {
             if (tasks) {
-                bound = graph::pagerank_tasks_bound(in.g, rs.damping, tolerance);
+                bound =
+                    graph::pagerank_tasks_bound(in.g, rs.damping, tolerance, static_cast<double>(r.tasks));
                 validated = l1 <= bound;
                 validation =
                     fmt::format("L1 distance {:.3g} to the double-precision oracle {} the bound {:.3g}", l1,
@@ -386,6 +426,7 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
                 const auto ref =
                     graph::reference_pagerank_fixed(in.g, rs.damping, rs.iterations, rs.tolerance);
                 bound = graph::pagerank_power_bound(in.g, rs.damping, ref.last_change);
+                guarantee = graph::pagerank_power_guarantee(in.g, rs.damping, ref.last_change);
                 const bool exact =
                     graph::ranks_to_double(ref.rank) == r.ranks && ref.iterations == r.iterations;
                 validated = exact && l1 <= bound;
@@ -413,6 +454,11 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
         }
     }
 
+    if (!unmet.empty()) {
+        validation = validated && !*validated ? validation + "; " + unmet : unmet;
+        validated = false;
+    }
+
     if (!o.output.empty() && !write_vertex_lines(o.output, n, [&](graph::vertex_id v) {
             return pagerank ? fmt::format("{} {:.17g}\n", v, r.ranks[v])
                             : fmt::format("{} {}\n", v, r.colors[v]);
@@ -427,6 +473,10 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
         nlohmann::json j = report_json(o.algorithm, rs.strategy, policy, core, in, r);
         if (pagerank) {
             j["damping"] = rs.damping;
+            // The stopping rule: the error target (null under the older rules), the run's guarantee on
+            // its L1 error against x* (null when only --validate can tell), and the error achieved.
+            j["error_target"] = error > 0 ? nlohmann::json(error) : nlohmann::json(nullptr);
+            j["guarantee"] = guarantee >= 0 ? nlohmann::json(guarantee) : nlohmann::json(nullptr);
             j["tolerance"] = tolerance;
             j["max_iterations"] = rs.iterations;
             j["l1_to_reference"] = l1;
@@ -437,20 +487,27 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
             }
         } else {
             j["colors"] = colors;
+            // The yardstick of quality: the sequential greedy colouring in largest-degree-first order.
+            j["greedy_ldf_colors"] = graph::count_colors(graph::reference_greedy_color_ldf(in.g));
         }
         print_json_tail(j, r, validated, validation, tc);
     } else {
         fmt::print("graph      {}: {} vertices, {} arcs\n", in.description, n, in.g.num_edges());
         print_run_line(o.algorithm, rs.strategy, policy, core, r);
         if (pagerank) {
-            fmt::print("damping    {}\ntolerance  {}\n", rs.damping,
-                       tolerance > 0 ? fmt::format("{:g} (L1)", tolerance)
-                                     : std::string("0 (fixed iterations)"));
+            fmt::print("damping    {}\n", rs.damping);
+            if (error > 0) {
+                fmt::print("error      target {:g} (L1 to the converged ranks); guaranteed <= {:.3g}\n",
+                           error, guarantee);
+            }
+            fmt::print("tolerance  {}\n", tolerance > 0 ? fmt::format("{:g} (L1)", tolerance)
+                                                        : std::string("0 (fixed iterations)"));
             fmt::print(
                 "top        vertex {} (rank {:.6g})\nl1         {:.3g} to the double-precision oracle\n", top,
                 n != 0 ? r.ranks[top] : 0.0, l1);
         } else {
-            fmt::print("colors     {}\n", colors);
+            fmt::print("colors     {} (the sequential greedy in largest-degree-first order: {})\n", colors,
+                       graph::count_colors(graph::reference_greedy_color_ldf(in.g)));
         }
         fmt::print("seconds    {:.3f}\n", r.seconds);
         print_device_time(r);
@@ -594,6 +651,20 @@ int run_graph_command(const graph_options& o) {
                    "canopy graph: --damping takes a value in [0, 1), e.g. 0.85 (got {})\n"
                    "Run 'canopy graph --help' for usage.\n",
                    o.run.damping);
+        return 2;
+    }
+    if (pagerank && o.error_given && o.tolerance_given) {
+        fmt::print(stderr, "canopy graph: --error and --tolerance are two stopping rules; give one (--error: "
+                           "the L1 error every strategy guarantees; --tolerance: each strategy's own rule)\n"
+                           "Run 'canopy graph --help' for usage.\n");
+        return 2;
+    }
+    if (pagerank && !(o.error > 0 && std::isfinite(o.error))) {
+        fmt::print(
+            stderr,
+            "canopy graph: --error takes an L1 error > 0, e.g. 1e-4 (got {}); for the older rules give "
+            "--iterations or --tolerance instead\nRun 'canopy graph --help' for usage.\n",
+            o.error);
         return 2;
     }
     if (pagerank && !(o.run.tolerance >= 0 && std::isfinite(o.run.tolerance))) {
@@ -747,16 +818,25 @@ action add_graph(CLI::App& app) {
     sub->add_option("--output", o->output,
                     "write 'id value' per vertex: level (-1 unreached), distance (inf), rank or colour");
     auto* its =
-        sub->add_option("--iterations", o->run.iterations,
-                        "pagerank: power iterations (multi-kernel, persistent; the most iterations with "
-                        "--tolerance, default then 1000)")
+        sub->add_option(
+               "--iterations", o->run.iterations,
+               "pagerank: the most power iterations under --error (default then 1000); given alone, "
+               "the older rule: exactly this many (multi-kernel, persistent; the most with --tolerance, "
+               "default then 1000)")
             ->default_val(o->run.iterations)
             ->check(CLI::Range(1u, 1000000u));
-    sub->add_option(
-           "--tolerance", o->run.tolerance,
-           "pagerank: stop at an L1 change <= X (multi-kernel, persistent); tasks: residual threshold "
-           "X / V (0: fixed iterations; tasks then use 1e-4)")
-        ->default_val(o->run.tolerance);
+    auto* err = sub->add_option("--error", o->error,
+                                "pagerank: the L1 error against the converged ranks that every strategy "
+                                "guarantees, the default stopping rule (multi-kernel and persistent iterate "
+                                "until their bound reaches it, within --iterations, default then 1000; tasks "
+                                "push residuals down to the threshold whose bound reaches it)")
+                    ->default_val(o->error);
+    auto* tol =
+        sub->add_option(
+               "--tolerance", o->run.tolerance,
+               "pagerank, the older rule instead of --error: stop at an L1 change <= X (multi-kernel, "
+               "persistent); tasks: residual threshold X / V (0: fixed iterations; tasks then use 1e-4)")
+            ->default_val(o->run.tolerance);
     sub->add_option("--damping", o->run.damping, "pagerank: damping factor in [0, 1)")
         ->default_val(o->run.damping);
     sub->add_option("--block-size", o->run.block,
@@ -781,8 +861,10 @@ action add_graph(CLI::App& app) {
     if (o->emulated) {
         add_emulator_flags(*sub, o->emu, {.runs_kernels = true, .timed = true});
     }
-    return [o, its] {
+    return [o, its, err, tol] {
         o->iterations_given = its->count() != 0;
+        o->error_given = err->count() != 0;
+        o->tolerance_given = tol->count() != 0;
         return run_graph_command(*o);
     };
 }

@@ -6,6 +6,7 @@
 // scoped-cache model; and each check shown to reject a wrong answer.
 #include <cstdint>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -108,6 +109,46 @@ TEST_P(GraphPageRankColor, PageRankOnKroneckerGridAndADirectedGraph) {
     });
 }
 
+// Equal accuracy (pagerank_stopping_for_error): every strategy, given the same L1 error target, stops
+// where its own guarantee is at most the target, and the ranks it returns are within the target of the
+// double-precision oracle (plus the oracle's own 1e-12s). The guarantee is tight to the rule: the power
+// rule's is the target itself, and the tasks' tolerance is within 2% of the largest that keeps it.
+TEST_P(GraphPageRankColor, EveryStrategyMeetsTheSameErrorTarget) {
+    const g::csr_graph graphs[] = {kronecker(7), g::make_grid(9, 13).graph, small_directed()};
+    const bool tasks = GetParam() == g::strategy::tasks;
+    canopy::test::for_seeds(canopy::test::emu_options("tiny"), 1, [&] {
+        for (const auto& gr : graphs) {
+            for (const double target : {1e-3, 1e-5}) {
+                SCOPED_TRACE(::testing::Message() << gr.num_vertices() << " vertices, target " << target);
+                g::pagerank_options p;
+                const g::pagerank_stopping stop =
+                    g::pagerank_stopping_for_error(gr, p.damping, target, tasks);
+                EXPECT_LE(stop.guarantee, target);
+                if (tasks) {
+                    const double budget = g::pagerank_tasks_take_budget;
+                    EXPECT_EQ(stop.guarantee,
+                              g::pagerank_tasks_guarantee(gr, p.damping, stop.tolerance, budget));
+                    EXPECT_GT(g::pagerank_tasks_guarantee(gr, p.damping, stop.tolerance * 1.02, budget),
+                              target);
+                } else {
+                    EXPECT_GE(stop.guarantee, target * (1 - 1e-9));
+                }
+                p.tolerance = stop.tolerance;
+                p.iterations = 1000;
+                const g::device_graph dg(gr);
+                const auto r = g::compiled::pagerank(dg.view(), p, opts(GetParam()));
+                ASSERT_LT(r.iterations, 1000u) << "the power iteration never reached its tolerance";
+                if (tasks) { // within the budget of takes, so the guarantee holds for this run
+                    EXPECT_LE(g::pagerank_tasks_guarantee(gr, p.damping, stop.tolerance, r.tasks), target);
+                }
+                EXPECT_LE(g::l1_distance(g::reference_pagerank(gr, p.damping), r.labels), target + 1e-11);
+            }
+        }
+    });
+    EXPECT_THROW(g::pagerank_stopping_for_error(graphs[0], 0.85, 0, tasks), std::invalid_argument);
+    EXPECT_THROW(g::pagerank_stopping_for_error(graphs[0], 0.85, 1e-19, tasks), std::invalid_argument);
+}
+
 TEST_P(GraphPageRankColor, ColorOnKroneckerAndGrid) {
     const g::csr_graph graphs[] = {kronecker(8), g::make_grid(9, 13).graph};
     canopy::test::for_seeds(canopy::test::emu_options("tiny"), 2, [&] {
@@ -164,6 +205,42 @@ TEST(GraphPageRankColorScoped, FrontierStrategiesOnTheScopedCacheModel) {
             check_color(gr, opts(s));
         }
     });
+}
+
+// The largest-degree-first greedy yardstick: the hub first, then first fit. A star whose centre has the
+// largest id takes 2 colours (the centre 0, every leaf 1; an id order would give the leaves 0 and the
+// centre 1: also 2, but the centre's colour tells the orders apart); K5 takes 5; a crown graph on 2 x 4
+// vertices (K4,4 less a perfect matching) takes 2, where first fit in the order 0, 4, 1, 5, ... takes 4.
+TEST(GraphPageRankColorReference, GreedyLargestDegreeFirst) {
+    const g::csr_graph star({0, 1, 2, 3, 4, 8}, {4, 4, 4, 4, 0, 1, 2, 3});
+    const std::vector<std::uint32_t> c = g::reference_greedy_color_ldf(star);
+    EXPECT_EQ(c, (std::vector<std::uint32_t>{1, 1, 1, 1, 0}));
+    std::vector<g::edge_id> off{0};
+    std::vector<g::vertex_id> tgt;
+    for (g::vertex_id u = 0; u < 5; ++u) {
+        for (g::vertex_id v = 0; v < 5; ++v) {
+            if (u != v) {
+                tgt.push_back(v);
+            }
+        }
+        off.push_back(tgt.size());
+    }
+    EXPECT_EQ(g::count_colors(g::reference_greedy_color_ldf(g::csr_graph(off, tgt))), 5u);
+    // Crown: a_i = i (0..3), b_j = 4 + j, a_i ~ b_j for i != j; every degree 3, so LDF is id order.
+    off = {0};
+    tgt.clear();
+    for (g::vertex_id u = 0; u < 8; ++u) {
+        for (g::vertex_id j = 0; j < 4; ++j) {
+            if (j != u % 4) {
+                tgt.push_back(u < 4 ? 4 + j : j);
+            }
+        }
+        off.push_back(tgt.size());
+    }
+    const g::csr_graph crown(off, tgt);
+    const auto cc = g::reference_greedy_color_ldf(crown);
+    EXPECT_TRUE(g::validate_coloring(crown, cc).ok);
+    EXPECT_EQ(g::count_colors(cc), 2u);
 }
 
 // Teeth: every check rejects a wrong answer.

@@ -39,11 +39,10 @@ std::vector<std::uint32_t> reference_jones_plassmann(const csr_graph& g) {
     return color;
 }
 
-std::vector<std::uint32_t> reference_greedy_color(const csr_graph& g) {
+namespace {
+/// First fit in `order`: each vertex the smallest colour no coloured neighbour has.
+std::vector<std::uint32_t> first_fit(const csr_graph& g, const std::vector<vertex_id>& order) {
     const vertex_id n = g.num_vertices();
-    std::vector<vertex_id> order(n);
-    std::iota(order.begin(), order.end(), vertex_id{0});
-    std::sort(order.begin(), order.end(), [](vertex_id a, vertex_id b) { return color_before(a, b); });
     std::vector<std::uint32_t> color(n, no_color);
     std::vector<char> used;
     for (vertex_id v : order) {
@@ -56,6 +55,22 @@ std::vector<std::uint32_t> reference_greedy_color(const csr_graph& g) {
         color[v] = static_cast<std::uint32_t>(std::find(used.begin(), used.end(), 0) - used.begin());
     }
     return color;
+}
+} // namespace
+
+std::vector<std::uint32_t> reference_greedy_color(const csr_graph& g) {
+    std::vector<vertex_id> order(g.num_vertices());
+    std::iota(order.begin(), order.end(), vertex_id{0});
+    std::sort(order.begin(), order.end(), [](vertex_id a, vertex_id b) { return color_before(a, b); });
+    return first_fit(g, order);
+}
+
+std::vector<std::uint32_t> reference_greedy_color_ldf(const csr_graph& g) {
+    std::vector<vertex_id> order(g.num_vertices());
+    std::iota(order.begin(), order.end(), vertex_id{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](vertex_id a, vertex_id b) { return g.degree(a) > g.degree(b); });
+    return first_fit(g, order);
 }
 
 coloring_report validate_coloring(const csr_graph& g, std::span<const std::uint32_t> colors) {

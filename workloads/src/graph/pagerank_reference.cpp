@@ -2,6 +2,8 @@
 #include <cmath>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "canopy/workloads/graph/pagerank_reference.hpp"
@@ -108,12 +110,65 @@ double oracle_error(double d) { return d * 1e-12 / (1 - d) + 1e-12; }
 } // namespace
 
 double pagerank_power_bound(const csr_graph& g, double damping, rank_fixed last_change) {
-    const double d = damping_quantized(damping);
-    const double rounding = (static_cast<double>(g.num_edges()) + 3.0 * g.num_vertices()) * rank_ulp;
-    return (d * rank_to_double(last_change) + rounding) / (1 - d) + oracle_error(d);
+    return pagerank_power_guarantee(g, damping, last_change) + oracle_error(damping_quantized(damping));
 }
 
-double pagerank_tasks_bound(const csr_graph& g, double damping, double tolerance) {
+double pagerank_tasks_bound(const csr_graph& g, double damping, double tolerance, double takes) {
+    return pagerank_tasks_guarantee(g, damping, tolerance, takes) + oracle_error(damping_quantized(damping));
+}
+
+namespace {
+/// The power iteration's rounding per iteration: (E + 3V) ulp (header comment).
+double power_rounding(const csr_graph& g) {
+    return (static_cast<double>(g.num_edges()) + 3.0 * g.num_vertices()) * rank_ulp;
+}
+} // namespace
+
+double pagerank_power_guarantee(const csr_graph& g, double damping, rank_fixed last_change) {
+    const double d = damping_quantized(damping);
+    return (d * rank_to_double(last_change) + power_rounding(g)) / (1 - d);
+}
+
+pagerank_stopping pagerank_stopping_for_error(const csr_graph& g, double damping, double target, bool tasks) {
+    if (!(target > 0 && std::isfinite(target))) {
+        throw std::invalid_argument("canopy graph: the PageRank error target must be finite and > 0");
+    }
+    const double d = damping_quantized(damping);
+    pagerank_stopping s;
+    if (!tasks) {
+        // (d delta + rounding) / (1 - d) <= E, solved for delta; the change is compared in ulps, so the
+        // tolerance is rounded down to one (tolerance_fixed truncates).
+        s.tolerance = (target * (1 - d) - power_rounding(g)) / (d > 0 ? d : 1);
+        if (s.tolerance < 2 * rank_ulp) {
+            throw std::invalid_argument(
+                "canopy graph: a PageRank error of " + std::to_string(target) +
+                " is below what 60-bit fixed point guarantees on this graph; ask for more");
+        }
+        s.guarantee = (d * s.tolerance + power_rounding(g)) / (1 - d);
+        return s;
+    }
+    if (g.num_vertices() == 0) {
+        s.tolerance = target;
+        return s;
+    }
+    // The bound is increasing in the tolerance but for its rounding term, which falls as epsilon grows:
+    // start at the first-order answer and shrink until the bound holds.
+    double tol = target * (1 - d) / 2;
+    for (int i = 0; i < 200 && tol > 0; ++i) {
+        const double b = pagerank_tasks_guarantee(g, damping, tol, pagerank_tasks_take_budget);
+        if (b <= target) {
+            s.tolerance = tol;
+            s.guarantee = b;
+            return s;
+        }
+        tol *= target / b < 0.99 ? target / b : 0.99;
+    }
+    throw std::invalid_argument(
+        "canopy graph: a PageRank error of " + std::to_string(target) +
+        " is below what the tasks' residual push guarantees in 60-bit fixed point on this graph");
+}
+
+double pagerank_tasks_guarantee(const csr_graph& g, double damping, double tolerance, double takes) {
     const vertex_id n = g.num_vertices();
     if (n == 0) {
         return 0;
@@ -127,11 +182,14 @@ double pagerank_tasks_bound(const csr_graph& g, double damping, double tolerance
         dangling += g.degree(v) == 0 ? 1 : 0;
     }
     const double residual_left = static_cast<double>(n) * rank_to_double(eps); // R < V epsilon
-    const double lost = (static_cast<double>(max_degree) + 1) *
-                        (1.0 / static_cast<double>(eps) + static_cast<double>(n) * rank_ulp);
+    // Rounding: (maxdeg + 1) ulp per take. A priori the takes are at most 1 / epsilon + V (pagerank.hpp);
+    // a run that counted its tasks bounds them by that count instead.
+    const double take_count =
+        takes >= 0 ? takes * rank_ulp : 1.0 / static_cast<double>(eps) + static_cast<double>(n) * rank_ulp;
+    const double lost = (static_cast<double>(max_degree) + 1) * take_count;
     const double teleport_short = static_cast<double>(n) * rank_ulp;
     const double y_min = dangling == 0 ? 1.0 : (1 - d) * (1 + d * (n - dangling) / static_cast<double>(n));
-    return 2 * (residual_left + lost + teleport_short) / ((1 - d) * y_min) + oracle_error(d);
+    return 2 * (residual_left + lost + teleport_short) / ((1 - d) * y_min);
 }
 
 } // namespace canopy::workloads::graph

@@ -20,6 +20,10 @@ namespace canopy::workloads::graph {
 std::vector<std::uint32_t> reference_jones_plassmann(const csr_graph& g);
 std::vector<std::uint32_t> reference_greedy_color(const csr_graph& g);
 
+/// The sequential greedy colouring in largest-degree-first order (ties: the smaller id first), the
+/// usual yardstick of a colouring's quality: what a parallel colouring's colour count is held to.
+std::vector<std::uint32_t> reference_greedy_color_ldf(const csr_graph& g);
+
 struct coloring_report {
     bool ok = false;
     std::uint32_t colors = 0;    // the largest colour + 1

@@ -72,6 +72,11 @@ constexpr rank_fixed residual_threshold(double tolerance, vertex_id n) {
 /// count. 1e-4 gives an L1 error below 2e-4 / (1 - d) = 1.3e-3 without dangling vertices (pagerank.hpp).
 inline constexpr double pagerank_tasks_default_tolerance = 1e-4;
 
+/// The CLI's PageRank stopping rule: the L1 error of the normalised ranks against the converged ranks
+/// x* that every strategy guarantees (pagerank_reference.hpp: pagerank_stopping_for_error). One number
+/// that means the same for each strategy, so that their times compare at equal accuracy.
+inline constexpr double pagerank_default_error = 1e-4;
+
 /// A fixed-point value as a double (x < 2^61: a relative error of at most 2^-53).
 constexpr double rank_to_double(rank_fixed x) { return static_cast<double>(x) * rank_ulp; }
 

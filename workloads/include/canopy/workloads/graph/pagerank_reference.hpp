@@ -15,6 +15,19 @@
 //     =>  |x_k - x*|_1 <= (d delta + (E + 3V) ulp) / (1 - d).
 // pagerank_power_bound adds the double oracle's own error (and 1e-12 of slack for both conversions).
 // The tasks strategy's bound is proved in pagerank.hpp; pagerank_tasks_bound computes it.
+//
+// Equal accuracy (pagerank_stopping_for_error): given an L1 error E, each strategy stops where its own
+// guarantee (the bound without the oracle's error) is at most E:
+//   power iteration  stop after an iteration that changed the ranks by delta <= (E (1 - d) - (E + 3V) ulp)
+//                    / d (the bound above solved for delta); its iteration count is the cap, and a run
+//                    that reaches the cap first has no guarantee (the CLI fails it);
+//   tasks            the largest tolerance whose bound 2 (V eps + L + V ulp) / ((1 - d) y_min) is <= E,
+//                    about E (1 - d) y_min / 2: residual push's error is the residual left, scaled by
+//                    1 / (1 - d) and doubled by the normalisation (pagerank.hpp); the rounding loss L
+//                    for a budget of takes (pagerank_tasks_take_budget), which the run then checks
+//                    against its own count.
+// So at E = 1e-4 and d = 0.85 the power iteration stops at a change of about 1.8e-5 (about 67
+// iterations from the uniform vector) and the tasks push residuals down to 7.5e-6 / V.
 #pragma once
 
 #include <cstdint>
@@ -51,7 +64,30 @@ double l1_distance(std::span<const double> a, std::span<const double> b);
 double pagerank_power_bound(const csr_graph& g, double damping, rank_fixed last_change);
 
 /// The bound on |x - x*|_1 of the tasks strategy run with `tolerance` (pagerank.hpp), plus the double
-/// oracle's error.
-double pagerank_tasks_bound(const csr_graph& g, double damping, double tolerance);
+/// oracle's error (`takes`: as pagerank_tasks_guarantee's).
+double pagerank_tasks_bound(const csr_graph& g, double damping, double tolerance, double takes = -1);
+
+/// The guarantees themselves (the bounds above without the double oracle's error): what a run promises
+/// about its distance to x*. The tasks' rounding loss is (maxdeg + 1) ulp per take of a residual: with
+/// `takes` < 0 the a-priori count of takes (1 / epsilon + V, pagerank.hpp), else `takes` (a run's
+/// vertex tasks, counted: each takes at most once).
+double pagerank_power_guarantee(const csr_graph& g, double damping, rank_fixed last_change);
+double pagerank_tasks_guarantee(const csr_graph& g, double damping, double tolerance, double takes = -1);
+
+/// The takes pagerank_stopping_for_error budgets for the tasks' rounding loss: 2^28 vertex tasks (mdual
+/// at 1e-4 runs about 2^24). The a-priori count, 1 / epsilon, is 10^3-10^4 times the takes a run makes
+/// and would make the rounding term, not the residual, decide the tolerance on a graph with hubs; a run
+/// that exceeds the budget is told by its own guarantee (the CLI fails it).
+inline constexpr double pagerank_tasks_take_budget = 268435456.0;
+
+/// A stopping rule that guarantees an L1 error `error` against x*: `tolerance` is the power iteration's
+/// largest change or the tasks' residual tolerance (pagerank_options::tolerance), `guarantee` the bound
+/// it gives (<= error). Throws std::invalid_argument when no tolerance can (error too small for 60-bit fixed
+/// point on this graph) or for error <= 0.
+struct pagerank_stopping {
+    double tolerance = 0;
+    double guarantee = 0;
+};
+pagerank_stopping pagerank_stopping_for_error(const csr_graph& g, double damping, double error, bool tasks);
 
 } // namespace canopy::workloads::graph
