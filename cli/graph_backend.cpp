@@ -82,6 +82,7 @@ graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_
         copy_counts(out, r);
         out.ranks = std::move(r.labels);
     } else if (s.algorithm == "color") {
+        o.color_speculative = s.coloring == "speculative";
         auto r = graph::compiled::color(dg.view(), o);
         copy_counts(out, r);
         out.colors = std::move(r.labels);

@@ -25,6 +25,7 @@ struct graph_run_settings {
     double damping = 0.85;         // pagerank
     unsigned iterations = 20;      // pagerank: the count (tolerance 0) or the most iterations
     double tolerance = 0;          // pagerank: L1 tolerance (0: fixed iterations; tasks: their default)
+    std::string coloring = "dag";  // color, tasks only: dag (priority-order greedy) | speculative
 };
 
 struct graph_device_outcome {

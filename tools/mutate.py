@@ -112,10 +112,11 @@ def main():
 
     active = [m for m in muts if "equivalent" not in m]
     targets = sorted({t for m in active for t in m["targets"].split()})
-    if run(["cmake", "--build", build, "-j", str(a.jobs), "--target", *targets], src, log) != 0:
+    # Only equivalent mutants selected: nothing to build or run (an empty --target is a CMake error).
+    if targets and run(["cmake", "--build", build, "-j", str(a.jobs), "--target", *targets], src, log) != 0:
         print("mutate: the unmutated scratch copy does not build (see the log)", file=sys.stderr)
         return 1
-    if not a.skip_baseline:
+    if not a.skip_baseline and active:
         # One alternation of every mutation's regex (no grouping: CMake's regular expressions allow only
         # a few parentheses, and each regex is an alternation already).
         regex = "|".join(dict.fromkeys(m["tests"] for m in active))

@@ -53,6 +53,7 @@
 #include "canopy/sync/persistent.hpp"
 #include "canopy/sync/xf_barrier.hpp"
 #include "canopy/workloads/graph/coloring_order.hpp"
+#include "canopy/workloads/graph/coloring_speculative.hpp"
 #include "canopy/workloads/graph/csr_view.hpp"
 #include "canopy/workloads/graph/strategies.hpp"
 #include "canopy/workloads/graph/types.hpp"
@@ -354,6 +355,34 @@ inline run_result<std::uint32_t> color_tasks(const csr_view& g, const run_option
     return r;
 }
 
+/// Speculative greedy (coloring_speculative.hpp): one runtime launch, every vertex seeded.
+inline run_result<std::uint32_t> color_tasks_speculative(const csr_view& g, const run_options& o) {
+    run_result<std::uint32_t> r;
+    if (o.tasks.staging_capacity < fan_out) {
+        throw error("canopy graph: the tasks strategy needs a staging buffer of at least " +
+                    std::to_string(fan_out) + " tasks per lane");
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    device_buffer<std::uint32_t> color(std::vector<std::uint32_t>(g.num_vertices, no_color));
+    device_buffer<unsigned> queued(g.num_vertices);
+    queued.fill_zero();
+    const sc_args a{g, color.data(), queued.data(), coprime_stride(g.num_vertices)};
+    runtime::config c = o.tasks;
+    c.block = o.block;
+    runtime::task_set<sc_vertex_task, sc_seeds_task> ts{sc_vertex_task{a}, sc_seeds_task{a}};
+    ts.template seed<sc_seeds_task>(sc_seeds_payload{0, g.num_vertices});
+    kernel_timer t;
+    r.add_round(ts.run(c, &t));
+    r.launches = 1;
+    r.iterations = 1;
+    r.tasks = r.stats.total_tasks();
+    r.workgroups = r.stats.workgroups;
+    r.labels = color.to_vector();
+    r.seconds = since(t0);
+    r.time = t.total();
+    return r;
+}
+
 } // namespace detail
 
 /// Colours the symmetric graph `g` (a view of device memory: device_graph) with strategy o.how; labels
@@ -365,7 +394,8 @@ inline run_result<std::uint32_t> run_color(const csr_view& g, const run_options&
     switch (o.how) {
     case strategy::multi_kernel: return detail::color_multi_kernel(g, o);
     case strategy::persistent: return detail::color_persistent(g, o);
-    case strategy::tasks: return detail::color_tasks(g, o);
+    case strategy::tasks:
+        return o.color_speculative ? detail::color_tasks_speculative(g, o) : detail::color_tasks(g, o);
     }
     throw error("canopy graph: unknown strategy");
 }

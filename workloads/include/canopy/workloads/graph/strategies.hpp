@@ -225,6 +225,10 @@ struct run_options {
     /// over 5 minutes on mdual.graph's BFS on the emulator; a bounded width bounds that waste
     /// (Delta-stepping; Atos orders its queue for the same reason).
     std::uint64_t tasks_delta = problem_default_delta;
+    /// colouring, tasks only: speculative greedy (coloring_speculative.hpp: assign and detect in one
+    /// queue, no dependency counters) instead of the priority-order DAG; its colours are not the
+    /// sequential greedy's exactly, only proper.
+    bool color_speculative = false;
 
     /// The tasks strategy's runtime configuration for a graph of `vertices` vertices. Label-correcting
     /// keeps at most one vertex task per vertex queued (packed_label's bit), but the runtime keeps most
