@@ -804,7 +804,7 @@ action add_graph(CLI::App& app) {
     sub->add_option("--coloring", o->run.coloring,
                     "color, tasks: dag (the greedy colouring in priority order, a task per vertex released "
                     "by a dependency counter) or speculative (assign and detect conflicts in one queue, no "
-                    "counters: proper, its colours within a few of the greedy's)")
+                    "counters: faster, proper, but not the greedy colouring and it may use more colours)")
         ->check(CLI::IsMember({"dag", "speculative"}))
         ->default_val(o->run.coloring);
     sub->add_option("--order", o->run.order,
