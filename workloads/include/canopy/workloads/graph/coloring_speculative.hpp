@@ -9,7 +9,8 @@
 //   3. a sequentially consistent fence at device scope;
 //   4. detect: every neighbour w holding v's colour is a conflict; the later of the two in sc_keeps's
 //      strict total order (the larger degree first, then coloring_order.hpp's priority) recolours: v
-//      spawns the loser's task (itself or w) unless the loser's queued flag says one is queued already.
+//      spawns the loser's task (itself or w) unless the loser's queued flag says one is queued already;
+//      past fan_out - 1 losers in one task (a hub), v recolours itself instead (bounded spawns).
 // The seeds are every vertex, dealt in a stride order (i * stride mod V, stride coprime to V) so that a
 // front's vertices are spread over the graph (on a mesh, consecutive ids are neighbours, and a front of
 // them coloured at once would conflict on most of its lanes); a seed range's lane does steps 2-4 for
@@ -20,7 +21,7 @@
 // fence and the detection loads. The two seq_cst fences are ordered; the task whose fence comes later
 // reads the other's last store (a store sequenced before a seq_cst fence that precedes, in that order,
 // a fence sequenced before a load: the load sees that store or a later one, and there is no later
-// one). So if the final colours were equal, that task saw the conflict and made the loser recolour:
+// one). So if the final colours were equal, that task saw the conflict and made one end recolour:
 // either it spawned a task (whose assignment comes after: not the last, a contradiction), or the
 // loser's flag was set by a queued task that had not cleared it. That task clears the flag (acquire)
 // after the detector set it (release, after its colour loads), so its assignment follows the
@@ -115,16 +116,21 @@ template <class Ctx> CANOPY_DEVICE void sc_assign_and_detect(Ctx& ctx, const sc_
     // adjacent vertices' last assignments, the later fence's loads see the other's colour.
     fence<scope::device>(std::memory_order_seq_cst);
     bool again = false;
-    for (edge_id e = a.g.begin(v); e < a.g.end(v); ++e) {
+    unsigned requeued = 0;
+    for (edge_id e = a.g.begin(v); e < a.g.end(v) && !again; ++e) {
         const vertex_id w = a.g.target(e);
         if (w == v ||
             atomic_ref<std::uint32_t, scope::device>(a.color[w]).load(std::memory_order_relaxed) != mine) {
             continue;
         }
-        if (sc_keeps(a.g, w, v)) {
-            again = true; // v is the later: v recolours (once, after the loop)
+        if (sc_keeps(a.g, w, v) || requeued + 1 >= fan_out) {
+            // v recolours (once, after the loop): v is the later, or v would re-queue more losers
+            // than a lane may spawn (a hub that many neighbours clashed with): the proof needs only
+            // that one end of each clash be assigned again, and v's first fit then avoids them all.
+            again = true;
         } else {
             sc_requeue(ctx, a, w);
+            ++requeued;
         }
     }
     if (again) {
