@@ -207,6 +207,7 @@ relay_result run_relay(unsigned block, unsigned laps) {
         }
     }
     r.seconds = stop.elapsed_ms(start) / 1000.0;
+    r.device_clock = device_clock;
 #if defined(CANOPY_BACKEND_CPU)
     const auto& rep = emu::last_report();
     r.emulated = true;

@@ -82,8 +82,9 @@ struct relay_result {
     std::string device;
     unsigned work_groups = 0, block = 0, laps = 0;
     unsigned long long token = 0, expected = 0;
-    double seconds = 0;
-    bool emulated = false; // the fields below are the emulator's launch report
+    double seconds = 0;       // the kernel, from events around it (platform/stream.hpp)
+    std::string device_clock; // what timed it ("gpu events", or the emulator's host time)
+    bool emulated = false;    // the fields below are the emulator's launch report
     std::string scheduler;
     unsigned long long seed = 0, fiber_switches = 0, digest = 0;
     unsigned threads = 0;

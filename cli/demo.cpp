@@ -70,9 +70,17 @@ int run_demo(const demo_options& o) {
     const relay_result r = run_relay(o.block, o.laps);
     const bool ok = r.token == r.expected;
     if (o.json) {
-        nlohmann::json j = {{"backend", backend_name()}, {"device", r.device}, {"work_groups", r.work_groups},
-                            {"block_size", r.block},     {"laps", r.laps},     {"token", r.token},
-                            {"expected", r.expected},    {"ok", ok},           {"seconds", r.seconds}};
+        nlohmann::json j = {{"backend", backend_name()},
+                            {"device", r.device},
+                            {"work_groups", r.work_groups},
+                            {"block_size", r.block},
+                            {"laps", r.laps},
+                            {"token", r.token},
+                            {"expected", r.expected},
+                            {"ok", ok},
+                            {"seconds", r.seconds},
+                            {"device_ms", r.seconds * 1e3},
+                            {"device_clock", r.device_clock}};
         if (r.emulated) {
             j["scheduler"] = r.scheduler;
             j["seed"] = r.seed;

@@ -27,7 +27,8 @@ int run(const discover_options& o) {
     if (o.json) {
         const nlohmann::json j = {{"discovered", r.discovered}, {"occupancy", r.occupancy},
                                   {"protocol", r.protocol},     {"seconds", r.seconds},
-                                  {"launched", r.launched},     {"block_size", r.block}};
+                                  {"launched", r.launched},     {"block_size", r.block},
+                                  {"device_ms", r.device_ms},   {"device_clock", r.device_clock}};
         std::puts(j.dump(2).c_str());
         return 0;
     }
@@ -36,7 +37,8 @@ int run(const discover_options& o) {
     fmt::print("discovered    {} work-groups ({:.1f}% recall)\n", r.discovered, recall);
     fmt::print("occupancy     {} work-groups of {} work-items (device residency)\n", r.occupancy, r.block);
     fmt::print("launched      {}\n", r.launched);
-    fmt::print("protocol time {:.3f} ms\n", r.seconds * 1e3);
+    fmt::print("protocol time {:.3f} ms (device {:.3f} ms: {})\n", r.seconds * 1e3, r.device_ms,
+               r.device_clock);
     return 0;
 }
 } // namespace

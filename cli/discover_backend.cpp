@@ -33,8 +33,11 @@ discover_result run_discover(const std::string& protocol, unsigned block, unsign
     r.launched = r.occupancy * (oversubscribe == 0 ? 1 : oversubscribe);
     sync::discovery_context ctx(r.launched, p);
     const auto t0 = std::chrono::steady_clock::now();
-    r.discovered = sync::launch_persistent({.grid = r.launched, .block = block}, ctx, nothing{});
+    kernel_timer t;
+    r.discovered = sync::launch_persistent({.grid = r.launched, .block = block}, ctx, nothing{}, &t);
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.device_ms = t.total().span_ms;
+    r.device_clock = device_clock;
     return r;
 }
 
