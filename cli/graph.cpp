@@ -12,6 +12,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -348,8 +349,13 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
         pagerank && !o.tolerance_given && (o.error_given || !o.iterations_given) ? o.error : 0;
     double guarantee = -1; // the run's a-priori bound on its L1 error (-1: known only with --validate)
     if (error > 0) {
-        const graph::pagerank_stopping stop =
-            graph::pagerank_stopping_for_error(in.g, rs.damping, error, tasks);
+        graph::pagerank_stopping stop;
+        try {
+            stop = graph::pagerank_stopping_for_error(in.g, rs.damping, error, tasks);
+        } catch (const std::invalid_argument& e) { // an --error this graph cannot guarantee: a usage error
+            fmt::print(stderr, "{} (--error)\nRun 'canopy graph --help' for usage.\n", e.what());
+            return 2;
+        }
         rs.tolerance = stop.tolerance;
         guarantee = stop.guarantee;
         if (!o.iterations_given) {

@@ -1,6 +1,7 @@
 // PageRank's sequential oracles and error bounds (pagerank_reference.hpp).
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -118,6 +119,13 @@ double pagerank_tasks_bound(const csr_graph& g, double damping, double tolerance
 }
 
 namespace {
+/// A double as printf's %g: 1e-19, not std::to_string's 0.000000.
+std::string shortest(double x) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", x);
+    return b;
+}
+
 /// The power iteration's rounding per iteration: (E + 3V) ulp (header comment).
 double power_rounding(const csr_graph& g) {
     return (static_cast<double>(g.num_edges()) + 3.0 * g.num_vertices()) * rank_ulp;
@@ -141,7 +149,7 @@ pagerank_stopping pagerank_stopping_for_error(const csr_graph& g, double damping
         s.tolerance = (target * (1 - d) - power_rounding(g)) / (d > 0 ? d : 1);
         if (s.tolerance < 2 * rank_ulp) {
             throw std::invalid_argument(
-                "canopy graph: a PageRank error of " + std::to_string(target) +
+                "canopy graph: a PageRank error of " + shortest(target) +
                 " is below what 60-bit fixed point guarantees on this graph; ask for more");
         }
         s.guarantee = (d * s.tolerance + power_rounding(g)) / (1 - d);
@@ -164,7 +172,7 @@ pagerank_stopping pagerank_stopping_for_error(const csr_graph& g, double damping
         tol *= target / b < 0.99 ? target / b : 0.99;
     }
     throw std::invalid_argument(
-        "canopy graph: a PageRank error of " + std::to_string(target) +
+        "canopy graph: a PageRank error of " + shortest(target) +
         " is below what the tasks' residual push guarantees in 60-bit fixed point on this graph");
 }
 
