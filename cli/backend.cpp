@@ -236,9 +236,14 @@ donation_result run_donation(bool by_reference) {
     }
     device_buffer<unsigned> mem(L::words);
     mem.fill_zero();
-    launch({.grid = 2, .block = block}, workloads::donation_kernel{mem.data(), by_reference});
+    kernel_timer t;
+    timed_launch(&t, [&] {
+        launch({.grid = 2, .block = block}, workloads::donation_kernel{mem.data(), by_reference});
+    });
     const std::vector<unsigned> v = mem.to_vector();
     donation_result r;
+    r.device_ms = t.total().span_ms;
+    r.device_clock = device_clock;
     r.device = d.name;
     r.by_reference = by_reference;
     r.block = block;

@@ -100,6 +100,8 @@ struct donation_result {
     unsigned block = 0;
     unsigned read = 0, written = 0; // what the consumer read, what the producer wrote
     bool timed_out = false;
+    double device_ms = 0;     // the kernel alone (platform/kernel_timer.hpp)
+    std::string device_clock; // what timed it ("gpu events", or the emulator's host time)
 };
 /// The HRF paper's donation example (canopy/workloads/donation.hpp): by reference or by copy.
 donation_result run_donation(bool by_reference);

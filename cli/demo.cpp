@@ -28,14 +28,10 @@ int run_donation_demo(const demo_options& o) {
     const donation_result r = run_donation(by_ref);
     const bool ok = !r.timed_out && r.read == r.written;
     if (o.json) {
-        nlohmann::json j = {{"backend", backend_name()},
-                            {"device", r.device},
-                            {"kernel", o.kernel},
-                            {"block_size", r.block},
-                            {"read", r.read},
-                            {"written", r.written},
-                            {"timed_out", r.timed_out},
-                            {"ok", ok}};
+        nlohmann::json j = {{"backend", backend_name()},     {"device", r.device}, {"kernel", o.kernel},
+                            {"block_size", r.block},         {"read", r.read},     {"written", r.written},
+                            {"timed_out", r.timed_out},      {"ok", ok},           {"device_ms", r.device_ms},
+                            {"device_clock", r.device_clock}};
         std::puts(j.dump(2).c_str());
     } else {
         fmt::print("donation {}: a task written in work-group 0 and published at work-group scope, moved to "
