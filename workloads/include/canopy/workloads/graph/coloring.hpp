@@ -293,8 +293,7 @@ inline run_result<std::uint32_t> color_multi_kernel(const csr_view& g, const run
         remaining -= n < remaining ? n : remaining;
     }
     r.labels = color.to_vector();
-    r.seconds = since(t0);
-    r.time = t.total();
+    r.stop_clocks(t0, t);
     return r;
 }
 
@@ -319,17 +318,22 @@ inline run_result<std::uint32_t> color_persistent(const csr_view& g, const run_o
     r.iterations = its;
     r.barriers = its;
     r.labels = color.to_vector();
-    r.seconds = since(t0);
-    r.time = t.total();
+    r.stop_clocks(t0, t);
     return r;
 }
 
-inline run_result<std::uint32_t> color_tasks(const csr_view& g, const run_options& o) {
-    run_result<std::uint32_t> r;
+/// Both colouring task runs spawn at most fan_out tasks per lane (a split range, or the losers a
+/// speculative task re-queues).
+inline void check_color_staging(const run_options& o) {
     if (o.tasks.staging_capacity < fan_out) {
         throw error("canopy graph: the tasks strategy needs a staging buffer of at least " +
                     std::to_string(fan_out) + " tasks per lane");
     }
+}
+
+inline run_result<std::uint32_t> color_tasks(const csr_view& g, const run_options& o) {
+    run_result<std::uint32_t> r;
+    check_color_staging(o);
     const auto t0 = std::chrono::steady_clock::now();
     device_buffer<std::uint32_t> color(std::vector<std::uint32_t>(g.num_vertices, no_color));
     device_buffer<unsigned> counter(g.num_vertices);
@@ -344,24 +348,16 @@ inline run_result<std::uint32_t> color_tasks(const csr_view& g, const run_option
     runtime::task_set<gc_vertex_task, gc_range_task, gc_seeds_task> ts{gc_vertex_task{a}, gc_range_task{a},
                                                                        gc_seeds_task{a}};
     ts.template seed<gc_seeds_task>(gc_seeds_payload{0, g.num_vertices});
-    r.add_round(ts.run(c, &t));
-    r.launches = 2; // the counting kernel and the runtime launch
-    r.iterations = 1;
-    r.tasks = r.stats.total_tasks();
-    r.workgroups = r.stats.workgroups;
+    r.one_round(ts.run(c, &t), 2); // the counting kernel and the runtime launch
     r.labels = color.to_vector();
-    r.seconds = since(t0);
-    r.time = t.total();
+    r.stop_clocks(t0, t);
     return r;
 }
 
 /// Speculative greedy (coloring_speculative.hpp): one runtime launch, every vertex seeded.
 inline run_result<std::uint32_t> color_tasks_speculative(const csr_view& g, const run_options& o) {
     run_result<std::uint32_t> r;
-    if (o.tasks.staging_capacity < fan_out) {
-        throw error("canopy graph: the tasks strategy needs a staging buffer of at least " +
-                    std::to_string(fan_out) + " tasks per lane");
-    }
+    check_color_staging(o);
     const auto t0 = std::chrono::steady_clock::now();
     device_buffer<std::uint32_t> color(std::vector<std::uint32_t>(g.num_vertices, no_color));
     device_buffer<unsigned> queued(g.num_vertices);
@@ -372,14 +368,9 @@ inline run_result<std::uint32_t> color_tasks_speculative(const csr_view& g, cons
     runtime::task_set<sc_vertex_task, sc_seeds_task> ts{sc_vertex_task{a}, sc_seeds_task{a}};
     ts.template seed<sc_seeds_task>(sc_seeds_payload{0, g.num_vertices});
     kernel_timer t;
-    r.add_round(ts.run(c, &t));
-    r.launches = 1;
-    r.iterations = 1;
-    r.tasks = r.stats.total_tasks();
-    r.workgroups = r.stats.workgroups;
+    r.one_round(ts.run(c, &t));
     r.labels = color.to_vector();
-    r.seconds = since(t0);
-    r.time = t.total();
+    r.stop_clocks(t0, t);
     return r;
 }
 

@@ -381,8 +381,7 @@ inline run_result<double> pagerank_multi_kernel(const csr_view& g, const pageran
         }
     }
     to_ranks(r, rank.to_vector());
-    r.seconds = since(t0);
-    r.time = t.total();
+    r.stop_clocks(t0, t);
     return r;
 }
 
@@ -421,8 +420,7 @@ inline run_result<double> pagerank_persistent(const csr_view& g, const pagerank_
     r.iterations = its;
     r.barriers = 2 * std::uint64_t{its}; // two phases per iteration, a barrier after each
     to_ranks(r, rank.to_vector());
-    r.seconds = since(t0);
-    r.time = t.total();
+    r.stop_clocks(t0, t);
     return r;
 }
 
@@ -450,14 +448,9 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
                                                                        pr_seeds_task{a}};
     ts.template seed<pr_seeds_task>(pr_seeds_payload{0, g.num_vertices});
     kernel_timer t;
-    r.add_round(ts.run(c, &t));
-    r.launches = 1;
-    r.iterations = 1;
-    r.tasks = r.stats.total_tasks();
-    r.workgroups = r.stats.workgroups;
+    r.one_round(ts.run(c, &t));
     const std::vector<rank_fixed> x = rank.to_vector();
-    r.seconds = since(t0);
-    r.time = t.total();
+    r.stop_clocks(t0, t);
     // x* = y / |y|_1 (header comment).
     double sum = 0;
     for (rank_fixed v : x) {

@@ -273,6 +273,20 @@ template <class Label> struct run_result {
         steal_requests += s.steal_requests;
         steals += s.steals_received;
     }
+    /// A tasks run that is one runtime launch (and `kernels` - 1 kernels of its own before it): its
+    /// counts are that launch's.
+    void one_round(const runtime::stats& s, std::uint64_t kernels = 1) {
+        add_round(s);
+        launches = kernels;
+        iterations = 1;
+        tasks = s.total_tasks();
+        workgroups = s.workgroups;
+    }
+    /// The run's two clocks at its end: host wall time since `t0`, and the kernels' device time.
+    void stop_clocks(std::chrono::steady_clock::time_point t0, kernel_timer& t) {
+        seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        time = t.total();
+    }
 };
 
 /// The graph's arrays in device memory, and their view.
@@ -567,10 +581,6 @@ template <class P, scope S> struct range_task {
     }
 };
 
-inline double since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
 /// The level-synchronous strategies' device state: the labels (the source at 0, every other vertex
 /// unreached), the per-round stamps that elect one appender per vertex (zero: no round yet), and two
 /// frontier queues of |V| entries, the first holding the source.
@@ -639,8 +649,7 @@ run_result<typename P::label> run_multi_kernel(const csr_view& g, vertex_id sour
         std::swap(cur, next);
     }
     r.labels = f.labels.to_vector();
-    r.seconds = since(t0);
-    r.time = t.total();
+    r.stop_clocks(t0, t);
     return r;
 }
 
@@ -678,8 +687,7 @@ run_result<typename P::label> run_persistent(const csr_view& g, vertex_id source
     r.iterations = phases;
     r.barriers = phases; // one XF barrier episode ends every phase
     r.labels = labels.to_vector();
-    r.seconds = since(t0);
-    r.time = t.total();
+    r.stop_clocks(t0, t);
     return r;
 }
 
@@ -758,8 +766,7 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
     for (L& w : r.labels) {
         w = packed_label<L>::decode(w);
     }
-    r.seconds = since(t0);
-    r.time = t.total();
+    r.stop_clocks(t0, t);
     return r;
 }
 
