@@ -358,6 +358,8 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
         }
         rs.tolerance = stop.tolerance;
         guarantee = stop.guarantee;
+        rs.error =
+            tasks ? error : 0; // the tasks stop by their measured guarantee, at worst at this tolerance
         if (!o.iterations_given) {
             rs.iterations = 1000; // the cap: the error target decides (about 67 iterations at 1e-4)
         }
@@ -396,10 +398,12 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
     const double tolerance =
         rs.tolerance > 0 ? rs.tolerance : (tasks ? graph::pagerank_tasks_default_tolerance : 0.0);
     if (pagerank && tasks) {
-        // The run's own guarantee: its rounding loss from the tasks it ran (each takes at most once),
-        // not from the a-priori count of takes.
-        guarantee =
-            graph::pagerank_tasks_guarantee(in.g, rs.damping, tolerance, static_cast<double>(r.tasks));
+        // The run's own guarantee: with an error target the one it measured (the residual it left, not
+        // its ceiling); else the tolerance's, with the rounding loss from the tasks it ran (each takes
+        // at most once).
+        guarantee = r.guarantee >= 0 ? r.guarantee
+                                     : graph::pagerank_tasks_guarantee(in.g, rs.damping, tolerance,
+                                                                       static_cast<double>(r.tasks));
     }
     // A power iteration that used up its iterations before its change reached the tolerance guarantees
     // nothing about the target: a failed run, not a slower one.
@@ -422,8 +426,9 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
         }
         if (o.validate) {
             if (tasks) {
-                bound =
-                    graph::pagerank_tasks_bound(in.g, rs.damping, tolerance, static_cast<double>(r.tasks));
+                bound = r.guarantee >= 0 ? r.guarantee + graph::pagerank_oracle_error(rs.damping)
+                                         : graph::pagerank_tasks_bound(in.g, rs.damping, tolerance,
+                                                                       static_cast<double>(r.tasks));
                 validated = l1 <= bound;
                 validation =
                     fmt::format("L1 distance {:.3g} to the double-precision oracle {} the bound {:.3g}", l1,

@@ -78,8 +78,10 @@ graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_
         p.damping = s.damping;
         p.iterations = s.iterations;
         p.tolerance = s.tolerance;
+        p.error = s.error;
         auto r = graph::compiled::pagerank(dg.view(), p, o);
         copy_counts(out, r);
+        out.guarantee = r.guarantee;
         out.ranks = std::move(r.labels);
     } else if (s.algorithm == "color") {
         o.color_speculative = s.coloring == "speculative";

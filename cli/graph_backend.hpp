@@ -25,6 +25,7 @@ struct graph_run_settings {
     double damping = 0.85;         // pagerank
     unsigned iterations = 20;      // pagerank: the count (tolerance 0) or the most iterations
     double tolerance = 0;          // pagerank: L1 tolerance (0: fixed iterations; tasks: their default)
+    double error = 0;              // pagerank, tasks: L1 error target (pagerank_options::error)
     std::string coloring = "dag";  // color, tasks only: dag (priority-order greedy) | speculative
 };
 
@@ -35,7 +36,8 @@ struct graph_device_outcome {
     std::vector<std::uint32_t> colors;    // color
     unsigned long long iterations = 0, launches = 0, barriers = 0, tasks = 0;
     unsigned workgroups = 0;
-    double seconds = 0; // the algorithm on the device, from its first launch to the labels read back
+    double guarantee = -1; // pagerank tasks with an error target: the run's measured guarantee
+    double seconds = 0;    // the algorithm on the device, from its first launch to the labels read back
     // The kernels alone (platform/kernel_timer.hpp): the first kernel's start to the last one's end,
     // and their own times summed over `kernels` launches. device_clock names the clock ("gpu events",
     // or the emulator's host time); empty where the run was not timed (a partitioned BFS).

@@ -6,6 +6,7 @@
 // scoped-cache model; and each check shown to reject a wrong answer.
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,9 +46,16 @@ g::run_result<double> check_pagerank(const g::csr_graph& gr, const g::pagerank_o
     const double dist = g::l1_distance(exact, r.labels);
     if (o.how == g::strategy::tasks) {
         const double tol = p.tolerance > 0 ? p.tolerance : g::pagerank_tasks_default_tolerance;
-        EXPECT_LE(dist, g::pagerank_tasks_bound(gr, p.damping, tol)) << "tasks";
-        EXPECT_GE(r.tasks, 1u);
-        EXPECT_EQ(r.launches, 1u);
+        if (p.error > 0) { // rounds until the measured guarantee meets the target (0 rounds: it did)
+            EXPECT_LE(r.guarantee, p.error);
+            EXPECT_LE(dist, r.guarantee + g::pagerank_oracle_error(p.damping)) << "tasks";
+            EXPECT_EQ(r.launches, 2 + 2 * r.iterations); // push, sums, then a round and its sums each
+        } else {
+            EXPECT_LE(dist, g::pagerank_tasks_bound(gr, p.damping, tol, static_cast<double>(r.tasks)))
+                << "tasks";
+            EXPECT_GE(r.tasks, 1u);
+            EXPECT_EQ(r.launches, 2u); // the warm start's push, then one round
+        }
     } else {
         const g::pagerank_fixed_result ref =
             g::reference_pagerank_fixed(gr, p.damping, p.iterations, p.tolerance);
@@ -145,14 +153,17 @@ TEST_P(GraphPageRankColor, EveryStrategyMeetsTheSameErrorTarget) {
                     EXPECT_GE(stop.guarantee, target * (1 - 1e-9));
                 }
                 p.tolerance = stop.tolerance;
+                p.error = tasks ? target : 0; // the tasks stop by their measured guarantee
                 p.iterations = 1000;
                 const g::device_graph dg(gr);
                 const auto r = g::compiled::pagerank(dg.view(), p, opts(GetParam()));
                 ASSERT_LT(r.iterations, 1000u) << "the power iteration never reached its tolerance";
-                if (tasks) { // within the budget of takes, so the guarantee holds for this run
-                    EXPECT_LE(g::pagerank_tasks_guarantee(gr, p.damping, stop.tolerance, r.tasks), target);
+                const double dist = g::l1_distance(g::reference_pagerank(gr, p.damping), r.labels);
+                if (tasks) { // the measured guarantee meets the target and bounds the distance
+                    EXPECT_LE(r.guarantee, target);
+                    EXPECT_LE(dist, r.guarantee + g::pagerank_oracle_error(p.damping));
                 }
-                EXPECT_LE(g::l1_distance(g::reference_pagerank(gr, p.damping), r.labels), target + 1e-11);
+                EXPECT_LE(dist, target + 1e-11);
             }
         }
     });
@@ -305,8 +316,27 @@ TEST(GraphPageRankColorTeeth, PageRankChecksRejectPerturbedVectors) {
     EXPECT_GT(g::l1_distance(exact, y), bound);
     // The tasks bound is about 2 tolerance / (1 - d) when nothing dangles, and shrinks with tolerance.
     const g::csr_graph grid = g::make_grid(5, 5).graph;
-    EXPECT_NEAR(g::pagerank_tasks_bound(grid, 0.85, 1e-4), 2e-4 / (1 - g::damping_quantized(0.85)), 1e-6);
-    EXPECT_LT(g::pagerank_tasks_bound(grid, 0.85, 1e-6), g::pagerank_tasks_bound(grid, 0.85, 1e-4));
+    EXPECT_NEAR(g::pagerank_tasks_bound(grid, 0.85, 1e-4, 1e6), 2e-4 / (1 - g::damping_quantized(0.85)),
+                1e-6);
+    EXPECT_LT(g::pagerank_tasks_bound(grid, 0.85, 1e-6, 1e6), g::pagerank_tasks_bound(grid, 0.85, 1e-4, 1e6));
+    // The measured guarantee (pagerank_fixed.hpp): with nothing dangling and s = 1 it is Q = (R + L +
+    // V ulp) / (1 - d); it grows with the residual left and with |1 - s|; a dangling vertex makes it
+    // (|p| / s + 1) Q / (s - Q); s <= Q guarantees nothing.
+    const double d = g::damping_quantized(0.85);
+    g::pagerank_tasks_measure m;
+    m.vertices = 100;
+    m.max_degree = 4;
+    m.takes = 1000;
+    m.rank_abs = m.rank_sum = g::rank_one;
+    m.residual_left = g::rank_one / 1000;
+    const double q = (1e-3 + (5.0 * 1100 + 100) * g::rank_ulp) / (1 - d);
+    EXPECT_NEAR(g::pagerank_tasks_measured_guarantee(m, 0.85), q, 1e-15);
+    m.rank_sum = m.rank_abs = g::rank_one - g::rank_one / 100; // s = 0.99: + |p| |1 - s| / s = 0.01
+    EXPECT_NEAR(g::pagerank_tasks_measured_guarantee(m, 0.85), q + 0.01, 1e-12);
+    m.dangling = 1;
+    EXPECT_NEAR(g::pagerank_tasks_measured_guarantee(m, 0.85), 2 * q / (0.99 - q), 1e-12);
+    m.residual_left = g::rank_one;
+    EXPECT_EQ(g::pagerank_tasks_measured_guarantee(m, 0.85), std::numeric_limits<double>::infinity());
     // 20 iterations are far from converged: the tolerance bound would reject the fixed-iteration
     // result with a much smaller change.
     EXPECT_GT(g::l1_distance(exact, g::ranks_to_double(g::reference_pagerank_fixed(gr, 0.85, 2).rank)),
@@ -325,6 +355,9 @@ TEST(GraphPageRankColorTeeth, OptionsAreChecked) {
     EXPECT_THROW(g::compiled::pagerank(dg.view(), p), canopy::error);
     p = {};
     p.iterations = 0;
+    EXPECT_THROW(g::compiled::pagerank(dg.view(), p), canopy::error);
+    p = {};
+    p.error = -1e-4;
     EXPECT_THROW(g::compiled::pagerank(dg.view(), p), canopy::error);
 }
 

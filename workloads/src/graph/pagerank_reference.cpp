@@ -105,17 +105,17 @@ double l1_distance(std::span<const double> a, std::span<const double> b) {
     return s;
 }
 
-namespace {
-/// The double oracle's distance to x* (tolerance 1e-12), plus 1e-12 for the conversions and sums.
-double oracle_error(double d) { return d * 1e-12 / (1 - d) + 1e-12; }
-} // namespace
+double pagerank_oracle_error(double damping) {
+    const double d = damping_quantized(damping);
+    return d * 1e-12 / (1 - d) + 1e-12;
+}
 
 double pagerank_power_bound(const csr_graph& g, double damping, rank_fixed last_change) {
-    return pagerank_power_guarantee(g, damping, last_change) + oracle_error(damping_quantized(damping));
+    return pagerank_power_guarantee(g, damping, last_change) + pagerank_oracle_error(damping);
 }
 
 double pagerank_tasks_bound(const csr_graph& g, double damping, double tolerance, double takes) {
-    return pagerank_tasks_guarantee(g, damping, tolerance, takes) + oracle_error(damping_quantized(damping));
+    return pagerank_tasks_guarantee(g, damping, tolerance, takes) + pagerank_oracle_error(damping);
 }
 
 namespace {
@@ -190,10 +190,11 @@ double pagerank_tasks_guarantee(const csr_graph& g, double damping, double toler
         dangling += g.degree(v) == 0 ? 1 : 0;
     }
     const double residual_left = static_cast<double>(n) * rank_to_double(eps); // R < V epsilon
-    // Rounding: (maxdeg + 1) ulp per take. A priori the takes are at most 1 / epsilon + V (pagerank.hpp);
-    // a run that counted its tasks bounds them by that count instead.
-    const double take_count =
-        takes >= 0 ? takes * rank_ulp : 1.0 / static_cast<double>(eps) + static_cast<double>(n) * rank_ulp;
+    // Rounding: (maxdeg + 1) ulp per take, and per vertex of the warm start's push (pagerank.hpp).
+    if (!(takes >= 0)) {
+        throw std::invalid_argument("canopy graph: pagerank_tasks_guarantee needs a count of takes >= 0");
+    }
+    const double take_count = (takes + static_cast<double>(n)) * rank_ulp;
     const double lost = (static_cast<double>(max_degree) + 1) * take_count;
     const double teleport_short = static_cast<double>(n) * rank_ulp;
     const double y_min = dangling == 0 ? 1.0 : (1 - d) * (1 + d * (n - dangling) / static_cast<double>(n));

@@ -21,33 +21,39 @@
 // Tasks. Residual push solves y = (1 - d) / V + d P y with P's dangling columns left zero (a dangling
 // vertex absorbs its residual); x* = y / |y|_1 (x* = c y for the scalar c = (1 - d + d D(x*)) / (1 - d),
 // which the uniform dangling term and sum(x*) = 1 fix), so the host divides the ranks by their sum.
-// State: rank p = 0 and residual r = teleport_share everywhere; a vertex task takes its residual
-// (exchange 0), adds it to p[v] and pushes push_share(taken) to each out-neighbour's residual
-// (fetch_add); a push that lifts a residual from below epsilon to at least epsilon spawns that
-// vertex's task (the pending flag keeps one queued task per vertex). epsilon = residual_threshold(
-// tolerance, V) = floor(tolerance / V) (at least 1 ulp). The runtime's exact termination ends the run.
+// Warm start: p = floor(1 / V) everywhere (the power iteration's start) and r = teleport_share - p +
+// what p pushes (one push kernel), the residual of that guess, of either sign: residuals and ranks are
+// signed, two's complement in the same words (pagerank_fixed.hpp). From p = 0 and r = teleport the
+// tasks must first build the whole rank vector (4elt: 94.6 tasks per vertex at 1e-4); from the guess
+// only its error (13). A vertex task takes its residual (exchange 0), adds it to p[v] and pushes
+// signed_push_share(taken) to each out-neighbour's residual (fetch_add); a push that lifts |residual|
+// from below epsilon to at least epsilon spawns that vertex's task (the pending flag keeps one queued
+// task per vertex). Seeds: every vertex with |r| >= epsilon. The runtime's exact termination ends a
+// round. A tolerance runs one round at epsilon = residual_threshold(tolerance, V) = floor(tolerance /
+// V) (at least 1 ulp); an error target runs rounds at falling epsilon, each followed by a sums kernel
+// that measures what the guarantee needs, until the measured guarantee reaches the target.
 //
-// Error bound of the tasks strategy (checked by pagerank_tasks_bound's callers, the tests):
-//   Invariant: every task keeps p + (I - dP)^-1 r unchanged, except that flooring loses mass: a push of
-//   a taken residual t along deg arcs sends deg * floor(floor(d t) / deg) >= d t - (deg + 1) ulp, and
-//   the initial residual floor((1 - d) / V) is short of (1 - d) / V by < 1 ulp per vertex. So at the end
-//   y = p + q with q = (I - dP)^-1 (r + lost) >= 0 and, since |(I - dP)^-1|_1 <= 1 / (1 - d) (P is
-//   column-substochastic), |q|_1 <= (R + L + V ulp) / (1 - d), where R = sum of the residuals left.
-//   (1) R < V * epsilon <= tolerance: at termination no residual is >= epsilon (below: every residual
-//       that reached epsilon has a task that takes it after it got there).
-//   (2) L <= (maxdeg + 1) ulp per non-empty take; a take that follows a crossing is >= epsilon and
-//       the takes sum to |p|_1 <= 1, the others (a seed task duplicating a spawned one) are at most V:
-//       L <= (maxdeg + 1) * (1 / epsilon + V) ulp.
-//   (3) Normalising: |p / |p| - y / |y||_1 <= 2 |q|_1 / |y|_1 for p, q >= 0, and |y|_1 = 1 without
-//       dangling vertices, else |y|_1 >= (1 - d)(1 + d * V_nondangling / V) (every y_v >= (1 - d) / V).
-//   Hence |x - x*|_1 <= 2 (V epsilon + L + V ulp) / ((1 - d) |y|_min): about 2 * tolerance / (1 - d)
-//   on a graph without dangling vertices.
-//   Why every residual >= epsilon is taken: a push's fetch_add comes before its flag exchange (release)
-//   in program order; a task clears its flag (acquire) before it takes. If the pusher's exchange finds
-//   the flag set, the queued task's clear reads from that exchange (or a later one in its release
-//   sequence), so the push happens-before the take, which therefore reads a residual that includes it
-//   (coherence). If the exchange finds it clear, the pusher spawns a task, which runs after the push.
-//   Either way the next take after a crossing is at or above epsilon, and a residual only falls by a take.
+// Error bound of the tasks strategy:
+//   Invariant: every task keeps p + (I - dP)^-1 r unchanged, except that rounding loses mass: a push of
+//   a taken residual t along deg arcs sends deg * share with |d t - deg * share| < (deg + 1) ulp, the
+//   warm start's push of p loses as much per vertex, and the initial floor((1 - d) / V) is short of (1
+//   - d) / V by < 1 ulp per vertex. So at the end y = p + q with q = (I - dP)^-1 (r + lost) and, since
+//   |(I - dP)^-1|_1 <= 1 / (1 - d) (P is column-substochastic), |q|_1 <= Q = (R + L + V ulp) / (1 - d),
+//   R = sum of |residual| left, L <= (maxdeg + 1) ulp per take and per vertex (the warm start).
+//   A tolerance, a priori: R < V * epsilon (at termination no |residual| is >= epsilon, below), and
+//   normalising costs at most a factor 2 / |y|_1 (|p / |p| - y / |y||_1 <= 2 |q|_1 / |y|_1), |y|_1 = 1
+//   without dangling vertices, else >= (1 - d)(1 + d * V_nondangling / V) (every y_v >= (1 - d) / V):
+//   |x - x*|_1 <= 2 (V epsilon + L + V ulp) / ((1 - d) |y|_min), about 2 * tolerance / (1 - d) on a
+//   graph without dangling vertices (pagerank_tasks_guarantee, with the run's count of takes for L).
+//   An error target, a posteriori: R, sum |p| and sum p measured after each round
+//   (pagerank_tasks_measured_guarantee, pagerank_fixed.hpp, which also tightens the normalisation).
+//   Why every |residual| >= epsilon is taken: a push's fetch_add comes before its flag exchange (release)
+//   in program order; a task clears its flag (acquire) before it takes. Take the last push that lifted
+//   |r_v| from below epsilon to at least epsilon. If its exchange found the flag set, the queued task's
+//   clear reads from that exchange (or a later one in its release sequence), so the push happens-before
+//   the take, which reads a residual that includes it (coherence) and leaves 0; if it found it clear,
+//   the pusher spawned a task, which runs after the push. Either way a take follows the last crossing,
+//   and after a take |r_v| only reaches epsilon again by another crossing.
 //
 // Memory orders and scopes, and why (device scope throughout: any work-group touches any vertex):
 // - acc, dangling and change (multi-kernel, persistent): relaxed fetch_add. Integer sums carry nothing
@@ -87,6 +93,10 @@ struct pagerank_options {
     /// L1 tolerance: multi-kernel/persistent stop when an iteration changes the ranks by at most this;
     /// tasks take epsilon = tolerance / V (0: pagerank_tasks_default_tolerance).
     double tolerance = 0;
+    /// tasks only, > 0: an L1 error target against x*. The tasks run rounds at falling epsilon until the
+    /// guarantee they measure (run_result::guarantee) is at most this; `tolerance`, when > 0, is then
+    /// the last round's (pagerank_stopping_for_error's, whose a-priori guarantee meets the target).
+    double error = 0;
 };
 
 namespace detail {
@@ -242,14 +252,14 @@ struct pr_seeds_payload {
 struct pr_vertex_task;
 struct pr_range_task;
 
-/// Adds `share` to the residual of w = the target of arc e, spawning w's vertex task when its residual
-/// crosses epsilon and it has none queued.
+/// Adds `share` (signed, two's complement) to the residual of w = the target of arc e, spawning w's
+/// vertex task when |residual| crosses epsilon and it has none queued.
 template <class Ctx> CANOPY_DEVICE void pr_push_arc(Ctx& ctx, const pr_args& a, rank_fixed share, edge_id e) {
     const vertex_id w = a.g.target(e);
     // Relaxed: the residual is its own data; see the header comment for the order with the take.
-    const rank_fixed old =
-        atomic_ref<rank_fixed, scope::device>(a.residual[w]).fetch_add(share, std::memory_order_relaxed);
-    if (old >= a.epsilon || old + share < a.epsilon) {
+    const signed_rank old = as_signed(
+        atomic_ref<rank_fixed, scope::device>(a.residual[w]).fetch_add(share, std::memory_order_relaxed));
+    if (magnitude(old) >= a.epsilon || magnitude(old + as_signed(share)) < a.epsilon) {
         return; // no crossing: a task is queued or running for w, or the residual stays small
     }
     // Release: publishes the push to the queued task this exchange may find (it acquires as it clears
@@ -287,11 +297,11 @@ struct pr_vertex_task {
             const rank_fixed t =
                 atomic_ref<rank_fixed, scope::device>(a.residual[x.v]).exchange(0, std::memory_order_relaxed);
             // t == 0: a duplicate (another task of v took it); deg == 0: dangling, absorbed (normalised
-            // away on the host).
+            // away on the host). t and share are signed, in two's complement words.
             const edge_id deg = a.g.degree(x.v);
             if (t != 0) {
                 atomic_ref<rank_fixed, scope::device>(a.rank[x.v]).fetch_add(t, std::memory_order_relaxed);
-                share = deg == 0 ? 0 : push_share(t, a.d_fx, deg);
+                share = deg == 0 ? 0 : as_word(signed_push_share(as_signed(t), a.d_fx, deg));
             }
             if (share != 0) {
                 lo = a.g.begin(x.v);
@@ -322,8 +332,8 @@ struct pr_seeds_task {
             [&](vertex_id w) {
                 // Relaxed: a stale read only adds a duplicate task (which takes little or nothing) or
                 // skips a vertex whose residual was taken (a crossing spawns it again).
-                if (atomic_ref<rank_fixed, scope::device>(a.residual[w]).load(std::memory_order_relaxed) >=
-                        a.epsilon &&
+                if (magnitude(as_signed(atomic_ref<rank_fixed, scope::device>(a.residual[w])
+                                            .load(std::memory_order_relaxed))) >= a.epsilon &&
                     atomic_ref<unsigned, scope::device>(a.pending[w])
                             .exchange(1u, std::memory_order_release) == 0) {
                     ctx.template spawn<pr_vertex_task>(pr_vertex_payload{w});
@@ -334,6 +344,57 @@ struct pr_seeds_task {
             });
     }
 };
+
+/// After a round (error targets): what pagerank_tasks_measured_guarantee needs, summed over the
+/// vertices: sums[0] += |r_v|, sums[1] += |p_v|, sums[2] += p_v, sums[3] = max degree, sums[4] +=
+/// dangling vertices. Relaxed, device scope: integer sums read by the host after the kernel.
+struct pr_tasks_sums_kernel {
+    csr_view g;
+    const rank_fixed* rank;
+    const rank_fixed* residual;
+    rank_fixed* sums; // zeroed by the host
+    CANOPY_DEVICE void operator()() const {
+        const unsigned stride = grid_dim() * block_dim();
+        rank_fixed r = 0, pa = 0, ps = 0, dangling = 0;
+        edge_id max_degree = 0;
+        for (unsigned v = global_id(); v < g.num_vertices; v += stride) {
+            // The round's launch has ended: plain loads see every task's RMWs.
+            const rank_fixed p = ld(&rank[v]);
+            r += magnitude(as_signed(ld(&residual[v])));
+            pa += magnitude(as_signed(p));
+            ps += p;
+            const edge_id deg = g.degree(v);
+            max_degree = deg > max_degree ? deg : max_degree;
+            dangling += deg == 0 ? 1 : 0;
+        }
+        using sum_ref = atomic_ref<rank_fixed, scope::device>;
+        if (r != 0) {
+            sum_ref(sums[0]).fetch_add(r, std::memory_order_relaxed);
+        }
+        if (pa != 0) {
+            sum_ref(sums[1]).fetch_add(pa, std::memory_order_relaxed);
+        }
+        if (ps != 0) {
+            sum_ref(sums[2]).fetch_add(ps, std::memory_order_relaxed);
+        }
+        if (max_degree != 0) {
+            sum_ref(sums[3]).fetch_max(max_degree, std::memory_order_relaxed);
+        }
+        if (dangling != 0) {
+            sum_ref(sums[4]).fetch_add(dangling, std::memory_order_relaxed);
+        }
+    }
+};
+
+/// A grid-stride kernel over n vertices: one work-item per vertex, at most the resident work-groups.
+template <class K> launch_config vertex_grid(vertex_id n, unsigned block) {
+    const unsigned resident = max_resident_blocks<K>(block);
+    const unsigned want = (n + block - 1) / block;
+    launch_config c;
+    c.block = block;
+    c.grid = resident != 0 && want > resident ? resident : want;
+    return c;
+}
 
 inline rank_fixed tolerance_fixed(double tolerance) {
     const double t = tolerance * static_cast<double>(rank_one);
@@ -357,13 +418,8 @@ inline run_result<double> pagerank_multi_kernel(const csr_view& g, const pageran
     device_buffer<rank_fixed> acc(g.num_vertices);
     acc.fill_zero();
     device_buffer<rank_fixed> sums(2); // dangling, change
-    const unsigned r1 = max_resident_blocks<pr_push_kernel>(o.block);
-    const unsigned r2 = max_resident_blocks<pr_update_kernel>(o.block);
-    const unsigned want = (g.num_vertices + o.block - 1) / o.block;
-    launch_config c1, c2;
-    c1.block = c2.block = o.block;
-    c1.grid = r1 != 0 && want > r1 ? r1 : want;
-    c2.grid = r2 != 0 && want > r2 ? r2 : want;
+    const launch_config c1 = vertex_grid<pr_push_kernel>(g.num_vertices, o.block);
+    const launch_config c2 = vertex_grid<pr_update_kernel>(g.num_vertices, o.block);
     kernel_timer t;
     for (unsigned k = 0; k < p.iterations; ++k) {
         sums.fill_zero();
@@ -431,34 +487,96 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
                     std::to_string(together_staging) +
                     " tasks per lane (a lane stages its split's pieces and one task per arc it pushes)");
     }
+    const vertex_id n = g.num_vertices;
     const std::uint64_t d_fx = damping_fixed(p.damping);
-    const double tolerance = p.tolerance > 0 ? p.tolerance : pagerank_tasks_default_tolerance;
     const auto t0 = std::chrono::steady_clock::now();
-    device_buffer<rank_fixed> rank(g.num_vertices);
-    rank.fill_zero();
+    // The warm start (header comment): p = floor(1 / V) everywhere, the power iteration's start, and r =
+    // teleport - p + what p pushes, the residual of that guess (the push kernel adds the last term).
+    const rank_fixed x0 = initial_rank(n);
+    device_buffer<rank_fixed> rank(std::vector<rank_fixed>(n, x0));
     device_buffer<rank_fixed> residual(
-        std::vector<rank_fixed>(g.num_vertices, teleport_share(d_fx, g.num_vertices)));
-    device_buffer<unsigned> pending(g.num_vertices);
+        std::vector<rank_fixed>(n, as_word(as_signed(teleport_share(d_fx, n)) - as_signed(x0))));
+    device_buffer<unsigned> pending(n);
     pending.fill_zero();
-    const pr_args a{
-        g, rank.data(), residual.data(), pending.data(), d_fx, residual_threshold(tolerance, g.num_vertices)};
+    device_buffer<rank_fixed> sums(5); // the push's dangling sum (unused: absorbed), then the measure
+    sums.fill_zero();
+    kernel_timer t;
+    const launch_config flat = vertex_grid<pr_push_kernel>(n, o.block);
+    timed_launch(&t, [&] {
+        launch(flat, pr_push_kernel{g, rank.data(), residual.data(), sums.data(), d_fx});
+    });
+    std::uint64_t kernels = 1;
     runtime::config c = o.tasks;
     c.block = o.block;
-    runtime::task_set<pr_vertex_task, pr_range_task, pr_seeds_task> ts{pr_vertex_task{a}, pr_range_task{a},
-                                                                       pr_seeds_task{a}};
-    ts.template seed<pr_seeds_task>(pr_seeds_payload{0, g.num_vertices});
-    kernel_timer t;
-    r.one_round(ts.run(c, &t));
+    // One round: one runtime launch, seeded with every vertex whose |residual| is at least epsilon.
+    const auto round = [&](rank_fixed epsilon) {
+        const pr_args a{g, rank.data(), residual.data(), pending.data(), d_fx, epsilon};
+        runtime::task_set<pr_vertex_task, pr_range_task, pr_seeds_task> ts{
+            pr_vertex_task{a}, pr_range_task{a}, pr_seeds_task{a}};
+        ts.template seed<pr_seeds_task>(pr_seeds_payload{0, n});
+        const runtime::stats st = ts.run(c, &t);
+        r.add_round(st);
+        r.tasks += st.total_tasks();
+        r.workgroups = st.workgroups;
+        ++r.iterations;
+        ++kernels;
+    };
+    if (p.error <= 0) {
+        // A tolerance: one round at epsilon = tolerance / V; the guarantee is the a-priori one.
+        round(residual_threshold(p.tolerance > 0 ? p.tolerance : pagerank_tasks_default_tolerance, n));
+    } else {
+        // An error target: rounds at falling epsilon until the measured guarantee reaches it. The residual
+        // left is typically 1/30 of its ceiling V epsilon, so the first round tries 8x the epsilon whose
+        // ceiling would do; the state carries over, so a round that falls short is not wasted. Each
+        // further round costs a launch, a scan for seeds and a sums kernel (an empty one: 76 K cycles
+        // on 4elt, timed hrf32). Start factors measured there: 4elt 760 K cycles at 8x, 753 K at 1x,
+        // 746 K at 32x; copter2 5.8 M at 8x, 7.0 M at 1x; Kronecker 12 4.3 M at 8x, 6.4 M at 16x. The
+        // next epsilon aims at 0.7x the target, assuming the residual left scales with epsilon, within
+        // [1/16, 1/2] of the last.
+        const auto measure = [&] {
+            sums.fill_zero();
+            const launch_config sc = vertex_grid<pr_tasks_sums_kernel>(n, o.block);
+            timed_launch(&t, [&] {
+                launch(sc, pr_tasks_sums_kernel{g, rank.data(), residual.data(), sums.data()});
+            });
+            ++kernels;
+            const std::vector<rank_fixed> v = sums.to_vector();
+            return pagerank_tasks_measure{v[0], v[1], v[2], r.tasks, v[3], static_cast<vertex_id>(v[4]), n};
+        };
+        pagerank_tasks_measure m = measure();
+        r.guarantee = pagerank_tasks_measured_guarantee(m, p.damping);
+        const double d = damping_quantized(p.damping);
+        const double y_min =
+            m.dangling == 0 ? 1.0 : (1 - d) * (1 + d * (n - m.dangling) / static_cast<double>(n));
+        const rank_fixed floor_eps = residual_threshold(
+            p.tolerance > 0 ? p.tolerance : p.error * (1 - d) * y_min / 2, n); // the ceiling's epsilon
+        rank_fixed eps = floor_eps * 8 > floor_eps ? floor_eps * 8 : floor_eps;
+        while (r.guarantee > p.error) {
+            round(eps);
+            m = measure();
+            r.guarantee = pagerank_tasks_measured_guarantee(m, p.damping);
+            if (eps == floor_eps) {
+                break; // the ceiling's epsilon: short of the target only by rounding (too many takes)
+            }
+            const double f = 0.7 * p.error / r.guarantee;
+            const double step = f < 1.0 / 16 ? 1.0 / 16 : f > 0.5 ? 0.5 : f;
+            const double next = static_cast<double>(eps) * step;
+            eps = next <= static_cast<double>(floor_eps) ? floor_eps : static_cast<rank_fixed>(next);
+        }
+    }
+    r.launches = kernels;
     const std::vector<rank_fixed> x = rank.to_vector();
     r.stop_clocks(t0, t);
-    // x* = y / |y|_1 (header comment).
+    // x* = y / sum(y) (header comment); p is signed, and its sum is positive whenever the guarantee is
+    // finite.
     double sum = 0;
     for (rank_fixed v : x) {
-        sum += rank_to_double(v);
+        sum += static_cast<double>(as_signed(v)) * rank_ulp;
     }
     r.labels.resize(x.size());
     for (std::size_t v = 0; v < x.size(); ++v) {
-        r.labels[v] = sum > 0 ? rank_to_double(x[v]) / sum : 1.0 / static_cast<double>(x.size());
+        r.labels[v] = sum > 0 ? static_cast<double>(as_signed(x[v])) * rank_ulp / sum
+                              : 1.0 / static_cast<double>(x.size());
     }
     return r;
 }
@@ -476,6 +594,9 @@ inline run_result<double> run_pagerank(const csr_view& g, const pagerank_options
     }
     if (!(p.tolerance >= 0 && std::isfinite(p.tolerance))) {
         throw error("canopy graph: the PageRank tolerance must be finite and >= 0");
+    }
+    if (!(p.error >= 0 && std::isfinite(p.error))) {
+        throw error("canopy graph: the PageRank error target must be finite and >= 0");
     }
     if (p.iterations == 0) {
         throw error("canopy graph: PageRank needs at least one iteration");

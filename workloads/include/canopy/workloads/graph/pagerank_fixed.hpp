@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 
 #include "canopy/workloads/graph/types.hpp"
 
@@ -53,6 +54,21 @@ constexpr rank_fixed push_share(rank_fixed x, std::uint64_t d_fx, edge_id deg) {
     return mul_frac(x, d_fx) / deg;
 }
 
+/// The tasks' residuals and ranks are signed (a warm start leaves residuals of either sign, pagerank.hpp):
+/// two's complement in the same 64-bit words, so that the atomics stay unsigned fetch_adds (modular
+/// addition is the same bits for both readings). |x| <= 2^62 throughout: 4x headroom.
+using signed_rank = std::int64_t;
+constexpr signed_rank as_signed(rank_fixed x) { return static_cast<signed_rank>(x); }
+constexpr rank_fixed as_word(signed_rank x) { return static_cast<rank_fixed>(x); }
+constexpr rank_fixed magnitude(signed_rank x) { return x < 0 ? rank_fixed{0} - as_word(x) : as_word(x); }
+
+/// push_share of a signed residual, rounded toward zero: sign(t) * floor(floor(|t| d_q) / deg). The
+/// mass it loses, |d_q t - deg * share|, is below (deg + 1) ulp as for a non-negative t.
+constexpr signed_rank signed_push_share(signed_rank t, std::uint64_t d_fx, edge_id deg) {
+    const signed_rank s = as_signed(push_share(magnitude(t), d_fx, deg));
+    return t < 0 ? -s : s;
+}
+
 /// The teleport term of every vertex: floor((1 - d_q) / V) (rank_one * (1 - d_q) is exact: 2^28 * (2^32 -
 /// d_fx)).
 constexpr rank_fixed teleport_share(std::uint64_t d_fx, vertex_id n) {
@@ -71,6 +87,44 @@ constexpr rank_fixed residual_threshold(double tolerance, vertex_id n) {
 /// The tasks strategy's tolerance when pagerank_options::tolerance is 0: residual push has no iteration
 /// count. 1e-4 gives an L1 error below 2e-4 / (1 - d) = 1.3e-3 without dangling vertices (pagerank.hpp).
 inline constexpr double pagerank_tasks_default_tolerance = 1e-4;
+
+/// What a tasks run measures at the end of a round (pagerank.hpp's pr_tasks_sums_kernel), in ulps.
+struct pagerank_tasks_measure {
+    rank_fixed residual_left = 0; // sum over v of |r_v|
+    rank_fixed rank_abs = 0;      // sum of |p_v|
+    rank_fixed rank_sum = 0;      // sum of p_v (two's complement)
+    std::uint64_t takes = 0;      // tasks run so far: at least the vertex tasks, each of which takes once
+    edge_id max_degree = 0;
+    vertex_id dangling = 0; // vertices without an out-arc
+    vertex_id vertices = 0;
+};
+
+/// The L1 error against x* that a tasks run guarantees from what it measured (pagerank.hpp, "Error
+/// bound", a posteriori). y = p + q with |q|_1 <= Q = (R + L + V ulp) / (1 - d): R the residual left
+/// itself (not its ceiling V epsilon), L = (maxdeg + 1) ulp per take and per vertex of the warm start.
+/// The run returns p / s, s = sum p (measured). Without dangling vertices y = x* (sum 1), so
+/// |p / s - x*|_1 <= |p / s - p|_1 + |p - y|_1 <= |p|_1 |1 - s| / s + Q, and the first term is measured.
+/// With them, Y = |y|_1 is unknown but at least s - Q (|sum q| <= Q), and
+/// |p / s - y / Y|_1 <= (|p|_1 / s) |s - Y| / Y + |q|_1 / Y <= (|p|_1 / s + 1) Q / (s - Q).
+/// Infinite when s <= Q (nothing to normalise by).
+constexpr double pagerank_tasks_measured_guarantee(const pagerank_tasks_measure& m, double damping) {
+    if (m.vertices == 0) {
+        return 0;
+    }
+    const double d = damping_quantized(damping);
+    const double n = static_cast<double>(m.vertices);
+    const double s = static_cast<double>(as_signed(m.rank_sum)) * rank_ulp;
+    const double p_abs = static_cast<double>(m.rank_abs) * rank_ulp;
+    const double lost = (static_cast<double>(m.max_degree) + 1) * (static_cast<double>(m.takes) + n);
+    const double q = (static_cast<double>(m.residual_left) + lost + n) * rank_ulp / (1 - d);
+    if (!(s > q)) {
+        return std::numeric_limits<double>::infinity();
+    }
+    if (m.dangling == 0) {
+        return p_abs * (s > 1 ? s - 1 : 1 - s) / s + q;
+    }
+    return (p_abs / s + 1) * q / (s - q);
+}
 
 /// The CLI's PageRank stopping rule: the L1 error of the normalised ranks against the converged ranks
 /// x* that every strategy guarantees (pagerank_reference.hpp: pagerank_stopping_for_error). One number

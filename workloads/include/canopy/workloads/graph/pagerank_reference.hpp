@@ -25,9 +25,12 @@
 //                    about E (1 - d) y_min / 2: residual push's error is the residual left, scaled by
 //                    1 / (1 - d) and doubled by the normalisation (pagerank.hpp); the rounding loss L
 //                    for a budget of takes (pagerank_tasks_take_budget), which the run then checks
-//                    against its own count.
+//                    against its own count. That is the tasks' floor: given E (pagerank_options::error)
+//                    they run rounds at falling epsilon, from 8x this one, and stop at the first whose
+//                    measured guarantee (pagerank_tasks_measured_guarantee: the residual actually
+//                    left, typically 1/30 of its ceiling V eps) is at most E.
 // So at E = 1e-4 and d = 0.85 the power iteration stops at a change of about 1.8e-5 (about 67
-// iterations from the uniform vector) and the tasks push residuals down to 7.5e-6 / V.
+// iterations from the uniform vector) and the tasks' floor is a residual of 7.5e-6 / V.
 #pragma once
 
 #include <cstdint>
@@ -59,20 +62,25 @@ std::vector<double> reference_pagerank(const csr_graph& g, double damping, doubl
 std::vector<double> ranks_to_double(std::span<const rank_fixed> x);
 double l1_distance(std::span<const double> a, std::span<const double> b);
 
+/// The double oracle's own distance to x* (reference_pagerank at 1e-12), plus 1e-12 for the conversions
+/// and sums: what a guarantee against x* adds to become a bound against the oracle.
+double pagerank_oracle_error(double damping);
+
 /// The bound on |x - x*|_1 of a fixed-point power iteration whose last iteration changed it by
 /// last_change (ulps), plus the double oracle's error: compare with l1_distance to reference_pagerank.
 double pagerank_power_bound(const csr_graph& g, double damping, rank_fixed last_change);
 
 /// The bound on |x - x*|_1 of the tasks strategy run with `tolerance` (pagerank.hpp), plus the double
 /// oracle's error (`takes`: as pagerank_tasks_guarantee's).
-double pagerank_tasks_bound(const csr_graph& g, double damping, double tolerance, double takes = -1);
+double pagerank_tasks_bound(const csr_graph& g, double damping, double tolerance, double takes);
 
 /// The guarantees themselves (the bounds above without the double oracle's error): what a run promises
-/// about its distance to x*. The tasks' rounding loss is (maxdeg + 1) ulp per take of a residual: with
-/// `takes` < 0 the a-priori count of takes (1 / epsilon + V, pagerank.hpp), else `takes` (a run's
-/// vertex tasks, counted: each takes at most once).
+/// about its distance to x*. The tasks' rounding loss is (maxdeg + 1) ulp per take of a residual and
+/// per vertex of the warm start: `takes` is a run's count of tasks (each vertex task takes at most
+/// once), or a budget. There is no a-priori count: residuals of both signs (the warm start's) can
+/// cancel, so the takes' magnitudes are not bounded by the ranks' sum.
 double pagerank_power_guarantee(const csr_graph& g, double damping, rank_fixed last_change);
-double pagerank_tasks_guarantee(const csr_graph& g, double damping, double tolerance, double takes = -1);
+double pagerank_tasks_guarantee(const csr_graph& g, double damping, double tolerance, double takes);
 
 /// The takes pagerank_stopping_for_error budgets for the tasks' rounding loss: 2^28 vertex tasks (mdual
 /// at 1e-4 runs about 2^24). The a-priori count, 1 / epsilon, is 10^3-10^4 times the takes a run makes

@@ -267,6 +267,9 @@ template <class Label> struct run_result {
     // tasks only: every round's donations (to work-group and device queues), steal requests and
     // stolen fronts received, added up (stats holds the last round's alone).
     std::uint64_t donations = 0, steal_requests = 0, steals = 0;
+    // PageRank tasks with an error target (pagerank_options::error): the L1 error against x* the run
+    // guarantees from what it measured; -1 where the run measured none.
+    double guarantee = -1;
     void add_round(const runtime::stats& s) {
         stats = s;
         donations += s.donations();
