@@ -345,9 +345,37 @@ struct pr_seeds_task {
     }
 };
 
-/// After a round (error targets): what pagerank_tasks_measured_guarantee needs, summed over the
-/// vertices: sums[0] += |r_v|, sums[1] += |p_v|, sums[2] += p_v, sums[3] = max degree, sums[4] +=
-/// dangling vertices. Relaxed, device scope: integer sums read by the host after the kernel.
+/// The tasks' warm start: p (= floor(1 / V) everywhere) pushed into the residual, which the host set to
+/// teleport - p. Also the graph's facts the measured guarantee needs: facts[0] = max degree, facts[1] +=
+/// dangling vertices (relaxed, device scope: integer sums read by the host after the kernel).
+struct pr_warm_kernel {
+    csr_view g;
+    const rank_fixed* rank;
+    rank_fixed* residual;
+    rank_fixed* facts; // zeroed by the host
+    std::uint64_t d_fx;
+    CANOPY_DEVICE void operator()() const {
+        const unsigned stride = grid_dim() * block_dim();
+        rank_fixed dangling = 0;
+        edge_id max_degree = 0;
+        for (unsigned u = global_id(); u < g.num_vertices; u += stride) {
+            (void)pr_push(g, rank, residual, d_fx, u); // a dangling vertex absorbs: its mass is not pushed
+            const edge_id deg = g.degree(u);
+            max_degree = deg > max_degree ? deg : max_degree;
+            dangling += deg == 0 ? 1 : 0;
+        }
+        if (max_degree != 0) {
+            atomic_ref<rank_fixed, scope::device>(facts[0]).fetch_max(max_degree, std::memory_order_relaxed);
+        }
+        if (dangling != 0) {
+            atomic_ref<rank_fixed, scope::device>(facts[1]).fetch_add(dangling, std::memory_order_relaxed);
+        }
+    }
+};
+
+/// After a round (error targets): what pagerank_tasks_measured_guarantee measures, summed over the
+/// vertices: sums[0] += |r_v|, sums[1] += |p_v|, sums[2] += p_v. Relaxed, device scope: integer sums
+/// read by the host after the kernel.
 struct pr_tasks_sums_kernel {
     csr_view g;
     const rank_fixed* rank;
@@ -355,17 +383,13 @@ struct pr_tasks_sums_kernel {
     rank_fixed* sums; // zeroed by the host
     CANOPY_DEVICE void operator()() const {
         const unsigned stride = grid_dim() * block_dim();
-        rank_fixed r = 0, pa = 0, ps = 0, dangling = 0;
-        edge_id max_degree = 0;
+        rank_fixed r = 0, pa = 0, ps = 0;
         for (unsigned v = global_id(); v < g.num_vertices; v += stride) {
             // The round's launch has ended: plain loads see every task's RMWs.
             const rank_fixed p = ld(&rank[v]);
             r += magnitude(as_signed(ld(&residual[v])));
             pa += magnitude(as_signed(p));
             ps += p;
-            const edge_id deg = g.degree(v);
-            max_degree = deg > max_degree ? deg : max_degree;
-            dangling += deg == 0 ? 1 : 0;
         }
         using sum_ref = atomic_ref<rank_fixed, scope::device>;
         if (r != 0) {
@@ -376,12 +400,6 @@ struct pr_tasks_sums_kernel {
         }
         if (ps != 0) {
             sum_ref(sums[2]).fetch_add(ps, std::memory_order_relaxed);
-        }
-        if (max_degree != 0) {
-            sum_ref(sums[3]).fetch_max(max_degree, std::memory_order_relaxed);
-        }
-        if (dangling != 0) {
-            sum_ref(sums[4]).fetch_add(dangling, std::memory_order_relaxed);
         }
     }
 };
@@ -498,12 +516,12 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
         std::vector<rank_fixed>(n, as_word(as_signed(teleport_share(d_fx, n)) - as_signed(x0))));
     device_buffer<unsigned> pending(n);
     pending.fill_zero();
-    device_buffer<rank_fixed> sums(5); // the push's dangling sum (unused: absorbed), then the measure
+    device_buffer<rank_fixed> sums(3); // the warm start's facts, then each round's measure
     sums.fill_zero();
     kernel_timer t;
-    const launch_config flat = vertex_grid<pr_push_kernel>(n, o.block);
     timed_launch(&t, [&] {
-        launch(flat, pr_push_kernel{g, rank.data(), residual.data(), sums.data(), d_fx});
+        launch(vertex_grid<pr_warm_kernel>(n, o.block),
+               pr_warm_kernel{g, rank.data(), residual.data(), sums.data(), d_fx});
     });
     std::uint64_t kernels = 1;
     runtime::config c = o.tasks;
@@ -528,11 +546,12 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
         // An error target: rounds at falling epsilon until the measured guarantee reaches it. The residual
         // left is typically 1/30 of its ceiling V epsilon, so the first round tries 8x the epsilon whose
         // ceiling would do; the state carries over, so a round that falls short is not wasted. Each
-        // further round costs a launch, a scan for seeds and a sums kernel (an empty one: 76 K cycles
-        // on 4elt, timed hrf32). Start factors measured there: 4elt 760 K cycles at 8x, 753 K at 1x,
+        // further round costs a launch, a scan for seeds and a sums kernel (an empty one: about 70 K
+        // cycles on 4elt, timed hrf32). Start factors measured there: 4elt 760 K cycles at 8x, 753 K at 1x,
         // 746 K at 32x; copter2 5.8 M at 8x, 7.0 M at 1x; Kronecker 12 4.3 M at 8x, 6.4 M at 16x. The
         // next epsilon aims at 0.7x the target, assuming the residual left scales with epsilon, within
         // [1/16, 1/2] of the last.
+        std::vector<rank_fixed> facts = sums.to_vector(); // max degree, dangling vertices
         const auto measure = [&] {
             sums.fill_zero();
             const launch_config sc = vertex_grid<pr_tasks_sums_kernel>(n, o.block);
@@ -541,20 +560,22 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
             });
             ++kernels;
             const std::vector<rank_fixed> v = sums.to_vector();
-            return pagerank_tasks_measure{v[0], v[1], v[2], r.tasks, v[3], static_cast<vertex_id>(v[4]), n};
+            return pagerank_tasks_measure{
+                v[0], v[1], v[2], r.tasks, facts[0], static_cast<vertex_id>(facts[1]), n};
         };
-        pagerank_tasks_measure m = measure();
-        r.guarantee = pagerank_tasks_measured_guarantee(m, p.damping);
         const double d = damping_quantized(p.damping);
         const double y_min =
-            m.dangling == 0 ? 1.0 : (1 - d) * (1 + d * (n - m.dangling) / static_cast<double>(n));
+            facts[1] == 0 ? 1.0
+                          : (1 - d) * (1 + d * static_cast<double>(n - facts[1]) / static_cast<double>(n));
         const rank_fixed floor_eps = residual_threshold(
             p.tolerance > 0 ? p.tolerance : p.error * (1 - d) * y_min / 2, n); // the ceiling's epsilon
         rank_fixed eps = floor_eps * 8 > floor_eps ? floor_eps * 8 : floor_eps;
-        while (r.guarantee > p.error) {
+        for (;;) {
             round(eps);
-            m = measure();
-            r.guarantee = pagerank_tasks_measured_guarantee(m, p.damping);
+            r.guarantee = pagerank_tasks_measured_guarantee(measure(), p.damping);
+            if (r.guarantee <= p.error) {
+                break;
+            }
             if (eps == floor_eps) {
                 break; // the ceiling's epsilon: short of the target only by rounding (too many takes)
             }
