@@ -313,14 +313,16 @@ engine::engine(const options& opt, unsigned grid, unsigned block, std::size_t dy
         }
     }
     if (model_ && opt_.scheduler != scheduler_kind::deterministic) {
-        throw canopy::error("emulator: a memory model runs only under the deterministic scheduler "
-                            "(use --scheduler deterministic)");
+        throw canopy::error("emulator: a memory model runs only under the deterministic scheduler (set "
+                            "emu::options::scheduler = scheduler_kind::deterministic, or "
+                            "CANOPY_EMU_SCHEDULER=deterministic; the CLI's --scheduler deterministic)");
     }
     if (opt_.race_check != race_check_kind::none && grid_ > 0) {
         if (opt_.scheduler != scheduler_kind::deterministic) {
             throw canopy::error(fmt::format(
-                "emulator: the race detector ({}) runs only under the deterministic scheduler (use "
-                "--scheduler deterministic or CANOPY_EMU_SCHEDULER=deterministic)",
+                "emulator: the race detector ({}) runs only under the deterministic scheduler (set "
+                "emu::options::scheduler = scheduler_kind::deterministic, or "
+                "CANOPY_EMU_SCHEDULER=deterministic; the CLI's --scheduler deterministic)",
                 to_string(opt_.race_check)));
         }
         // Throws when the launch is too large to check. A fresh detector per launch: the launch
@@ -408,8 +410,11 @@ void engine::run() {
     scoped_cache_model* scm = nullptr;
     if (!model_ && opt_.memory_model == memory_model_kind::scoped) {
         if (opt_.scheduler != scheduler_kind::deterministic) {
-            throw canopy::error("emulator: the scoped-cache memory model runs only under the deterministic "
-                                "scheduler (use --scheduler deterministic, or --memory-model coherent)");
+            throw canopy::error(
+                "emulator: the scoped-cache memory model runs only under the deterministic scheduler (set "
+                "emu::options::scheduler = scheduler_kind::deterministic or "
+                "CANOPY_EMU_SCHEDULER=deterministic, "
+                "or the coherent model; the CLI's --scheduler deterministic or --memory-model coherent)");
         }
         // The model draws its environment transitions from the scheduler's chooser: one seed replays both.
         auto m = std::make_unique<scoped_cache_model>(
