@@ -446,6 +446,37 @@ TEST(Join, SummingFib20IsExact) {
     EXPECT_EQ(free_after, 1u << 14);
 }
 
+// A pool far smaller than the open joins, with fork_or_inline: a fork that finds it empty computes its
+// subtree in place, so fib(24) still completes exactly (both pool kinds), the pool counts the inlined
+// forks, and result() reports no failure; with enough records nothing runs inline. A mutation that
+// dropped the inline completion would leave the root never completed (result() throws).
+TEST(Join, TooSmallPoolRunsInlineAndCompletesExactly) {
+    using inline_join = canopy::workloads::checked::fib_fork_task<fib_join_view, fib_join_sum, true>;
+    using inline_sum = canopy::workloads::checked::fib_fork_task<rt::join_sum_view, fib_sum_pass, true>;
+    canopy::test::for_seeds(canopy::test::emu_options("tiny"), 2, [&] {
+        for (const unsigned capacity : {8u, 1u << 12}) {
+            SCOPED_TRACE(::testing::Message() << capacity << " records");
+            rt::join_pool<result_t, 2> pool(capacity);
+            rt::task_set<inline_join, fib_join_sum> ts{inline_join{pool.view()}, fib_join_sum{pool.view()}};
+            ts.seed<inline_join>(fib_join_args{24, rt::join_root_slot});
+            ts.run(cfg(rt::policy::hrf_indirect, rt::queue_design::ring));
+            EXPECT_EQ(pool.result(), fib(24));
+            EXPECT_EQ(pool.free_records(), capacity);
+            if (capacity == 8) {
+                EXPECT_GT(pool.inlined(), 0u) << "8 records cannot hold fib(24)'s open joins";
+            } else {
+                EXPECT_EQ(pool.inlined(), 0u);
+            }
+            rt::join_sum_pool sums(capacity);
+            rt::task_set<inline_sum, fib_sum_pass> st{inline_sum{sums.view()}, fib_sum_pass{sums.view()}};
+            st.seed<inline_sum>(fib_sum_args{24, rt::join_root_slot});
+            st.run(cfg(rt::policy::hrf_indirect, rt::queue_design::ring));
+            EXPECT_EQ(sums.result(), fib(24));
+            EXPECT_EQ(sums.inlined() > 0, capacity == 8);
+        }
+    });
+}
+
 TEST(Join, SummingPoolExhaustionIsReported) {
     canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
     try {

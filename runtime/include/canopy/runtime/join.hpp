@@ -212,6 +212,7 @@ struct join_view_common {
     join_free_list free;
     unsigned* root_done; // 1 once the root's slot was completed
     unsigned* failed;    // join_exhausted | join_too_wide
+    unsigned* inlined;   // forks that found the pool empty and ran their subproblem inline (fork_or_inline)
 
     /// A free record for a fork of a width the pool takes (`width_ok`), or join_root with the failure
     /// recorded (relaxed device-scope RMW: a flag the host reads after the run): the forking task then
@@ -228,6 +229,17 @@ struct join_view_common {
         return idx;
     }
 
+    /// fork_or_inline's record: a free one, or join_root when the pool is empty, counted and not a
+    /// failure (relaxed device-scope RMW: a count the host reads after the run); the caller then runs
+    /// the subproblem inline. The width was checked by the caller.
+    CANOPY_DEVICE unsigned take_record_or_count() const {
+        const unsigned idx = free.take();
+        if (idx == join_root) {
+            atomic_ref<unsigned, scope::device>(*inlined).fetch_add(1u, std::memory_order_relaxed);
+        }
+        return idx;
+    }
+
     /// The root's slot completed (its value stored first). Release at device scope: the value before
     /// the flag; the host reads both after the run (the kernel's end orders them), and the count says
     /// the root completed exactly once.
@@ -237,19 +249,28 @@ struct join_view_common {
 };
 
 /// What both pool kinds' host sides share: the capacity check, the free list, the run's two words
-/// [root_done, failed], reset() and result()'s checks.
+/// [root_done, failed, inlined], reset() and result()'s checks.
 class join_pool_common {
   public:
     /// Records on the free list (walked on the host after a run): capacity() when every join's
     /// continuation ran and freed its record.
     unsigned free_records() const { return free_.count(); }
     unsigned capacity() const { return capacity_; }
+    /// Forks that found the pool empty and ran inline instead (fork_or_inline), since the last reset():
+    /// 0 when the pool was large enough; otherwise a larger capacity would have spawned them.
+    unsigned inlined() const {
+        unsigned w[3] = {};
+        words_.download(w, 3);
+        return w[2];
+    }
 
   protected:
     join_pool_common(unsigned capacity, const char* name)
-        : name_(name), capacity_(check(capacity)), free_(capacity), words_(2) {}
+        : name_(name), capacity_(check(capacity)), free_(capacity), words_(3) {}
 
-    join_view_common common_view() const { return {free_.view(), words_.data(), words_.data() + 1}; }
+    join_view_common common_view() const {
+        return {free_.view(), words_.data(), words_.data() + 1, words_.data() + 2};
+    }
     void reset_common() {
         free_.reset();
         words_.fill_zero();
@@ -296,7 +317,7 @@ class join_pool_common {
     const char* name_;
     unsigned capacity_;
     join_free_store free_;
-    device_buffer<unsigned> words_; // [root_done, failed]
+    device_buffer<unsigned> words_; // [root_done, failed, inlined]
 };
 } // namespace detail
 
@@ -318,17 +339,24 @@ template <class R, unsigned K = 8> struct join_view {
     /// Takes a record for n children whose joint result goes to `to` (a task's own slot, passed on).
     /// An empty pool or n > K is recorded and returns an invalid record: return without spawning.
     CANOPY_DEVICE join_record fork(unsigned n, join_slot to) const {
-        const unsigned idx = common.take_record(n != 0 && n <= K);
-        if (idx == join_root) {
-            return {join_root};
+        return open(common.take_record(n != 0 && n <= K), n, to);
+    }
+
+    /// fork(n, to), except that an empty pool does not fail the run: `run_inline()` returns what the
+    /// record's continuation would have completed `to` with (the whole subproblem, sequentially, in
+    /// this lane), and complete<Cont> delivers it; the pool counts it (join_pool::inlined()). Returns
+    /// the record, or an invalid one when the subproblem ran inline (or n > K, reported as by fork):
+    /// either way, spawn nothing then. The cost over fork: none while the pool has records.
+    template <class Cont, class Ctx, class Inline>
+    CANOPY_DEVICE join_record fork_or_inline(Ctx& ctx, unsigned n, join_slot to, Inline&& run_inline) const {
+        if (n == 0 || n > K) {
+            return fork(n, to);
         }
-        // Plain: read by the continuation, which every child's release orders after this (header).
-        st(&meta[3 * idx + 0], to.record);
-        st(&meta[3 * idx + 1], to.slot);
-        st(&meta[3 * idx + 2], n);
-        // Relaxed device scope: carried to the children by the runtime's hand-off of the children.
-        atomic_ref<unsigned, scope::device>(pending[idx]).store(n, std::memory_order_relaxed);
-        return {idx};
+        const join_record r = open(common.take_record_or_count(), n, to);
+        if (!r.valid()) {
+            complete<Cont>(ctx, to, run_inline());
+        }
+        return r;
     }
 
     /// Delivers one child's result to `to`; the last child of a record spawns the continuation Cont
@@ -365,6 +393,20 @@ template <class R, unsigned K = 8> struct join_view {
 
   private:
     static constexpr unsigned words = (sizeof(R) + 3) / 4;
+
+    /// Opens record idx (join_root: none, passed on as an invalid record) for n children of `to`.
+    CANOPY_DEVICE join_record open(unsigned idx, unsigned n, join_slot to) const {
+        if (idx == join_root) {
+            return {join_root};
+        }
+        // Plain: read by the continuation, which every child's release orders after this (header).
+        st(&meta[3 * idx + 0], to.record);
+        st(&meta[3 * idx + 1], to.slot);
+        st(&meta[3 * idx + 2], n);
+        // Relaxed device scope: carried to the children by the runtime's hand-off of the children.
+        atomic_ref<unsigned, scope::device>(pending[idx]).store(n, std::memory_order_relaxed);
+        return {idx};
+    }
 
     // Results move as 32-bit plain words (st/ld), which every backend's plain access supports.
     CANOPY_DEVICE static void st_value(R* dst, const R& v) {

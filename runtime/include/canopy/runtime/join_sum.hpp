@@ -49,17 +49,21 @@ struct join_sum_view {
     /// Takes a record for n >= 1 children whose summed result goes to `to`. An empty pool (or n == 0)
     /// is recorded and returns an invalid record: return without spawning.
     CANOPY_DEVICE join_record fork(unsigned n, join_slot to) const {
-        const unsigned idx = common.take_record(n != 0);
-        if (idx == join_root) {
-            return {join_root};
+        return open(common.take_record(n != 0), n, to);
+    }
+
+    /// fork(n, to), except that an empty pool runs the subproblem inline (join_view::fork_or_inline):
+    /// `run_inline()` returns the sum the continuation would have completed `to` with.
+    template <class Cont, class Ctx, class Inline>
+    CANOPY_DEVICE join_record fork_or_inline(Ctx& ctx, unsigned n, join_slot to, Inline&& run_inline) const {
+        if (n == 0) {
+            return fork(n, to);
         }
-        // Plain: read by the continuation, which every child's release orders after this (join.hpp).
-        st(&meta[2 * idx + 0], to.record);
-        st(&meta[2 * idx + 1], to.slot);
-        // Relaxed: carried to the children by the runtime's hand-off of the children (R1).
-        atomic_ref<unsigned long long, scope::device>(word[idx]).store(
-            static_cast<unsigned long long>(n) << 32, std::memory_order_relaxed);
-        return {idx};
+        const join_record r = open(common.take_record_or_count(), n, to);
+        if (!r.valid()) {
+            complete<Cont>(ctx, to, run_inline());
+        }
+        return r;
     }
 
     /// Adds one child's v to `to`'s record (any slot of it: a sum has no order); the last child spawns
@@ -89,6 +93,21 @@ struct join_sum_view {
                           {ld(&meta[2 * p.record + 0]), ld(&meta[2 * p.record + 1])}};
         common.free.give(p.record);
         return r;
+    }
+
+  private:
+    /// Opens record idx (join_root: none, passed on as an invalid record) for n children of `to`.
+    CANOPY_DEVICE join_record open(unsigned idx, unsigned n, join_slot to) const {
+        if (idx == join_root) {
+            return {join_root};
+        }
+        // Plain: read by the continuation, which every child's release orders after this (join.hpp).
+        st(&meta[2 * idx + 0], to.record);
+        st(&meta[2 * idx + 1], to.slot);
+        // Relaxed: carried to the children by the runtime's hand-off of the children (R1).
+        atomic_ref<unsigned long long, scope::device>(word[idx]).store(
+            static_cast<unsigned long long>(n) << 32, std::memory_order_relaxed);
+        return {idx};
     }
 };
 

@@ -20,10 +20,23 @@ struct fib_fork_args {
 using fib_join_args = fib_fork_args;
 using fib_sum_args = fib_fork_args;
 
+/// fib(n) (fib(0) = 0, fib(1) = 1), the sequential oracle; on the device, the subproblem a fork runs
+/// inline when its pool is empty (fib_fork_task's InlineWhenEmpty).
+CANOPY_HOST_DEVICE inline unsigned long long fib_value(unsigned n) {
+    unsigned long long a = 0, b = 1;
+    for (unsigned i = 0; i < n; ++i) {
+        const unsigned long long c = a + b;
+        a = b;
+        b = c;
+    }
+    return a;
+}
+
 /// fib(n)'s tree, for either kind of join: a leaf completes its parent's slot with n; an inner node forks
 /// a record of two slots and spawns fib(n - 1) and fib(n - 2) into them. `Continuation` runs once both
-/// have completed (with their results: fib_join_sum; with their sum: fib_sum_pass).
-template <class View, class Continuation> struct fib_fork_task {
+/// have completed (with their results: fib_join_sum; with their sum: fib_sum_pass). InlineWhenEmpty:
+/// a fork that finds the pool empty computes fib(n) in place (fork_or_inline) instead of failing.
+template <class View, class Continuation, bool InlineWhenEmpty = false> struct fib_fork_task {
     using payload = fib_fork_args;
     View j;
     template <class Ctx> CANOPY_DEVICE void operator()(const fib_fork_args& p, Ctx& ctx) const {
@@ -31,9 +44,14 @@ template <class View, class Continuation> struct fib_fork_task {
             j.template complete<Continuation>(ctx, p.to, p.n);
             return;
         }
-        const runtime::join_record rec = j.fork(2, p.to);
+        runtime::join_record rec{runtime::join_root};
+        if constexpr (InlineWhenEmpty) {
+            rec = j.template fork_or_inline<Continuation>(ctx, 2, p.to, [&] { return fib_value(p.n); });
+        } else {
+            rec = j.fork(2, p.to);
+        }
         if (!rec.valid()) {
-            return; // the pool ran out: the pool's result() reports it after the run
+            return; // ran inline, or the pool ran out: the pool's result() reports that after the run
         }
         spawn<fib_fork_task>(ctx, {p.n - 1, rec.slot(0)});
         spawn<fib_fork_task>(ctx, {p.n - 2, rec.slot(1)});
@@ -64,16 +82,5 @@ struct fib_sum_pass {
         j.complete<fib_sum_pass>(ctx, r.to, r.sum);
     }
 };
-
-/// fib(n) (fib(0) = 0, fib(1) = 1), the sequential oracle.
-inline unsigned long long fib_value(unsigned n) {
-    unsigned long long a = 0, b = 1;
-    for (unsigned i = 0; i < n; ++i) {
-        const unsigned long long c = a + b;
-        a = b;
-        b = c;
-    }
-    return a;
-}
 
 } // namespace canopy::workloads::checked
