@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Writes the two ~20,000-vertex SNAP edge lists of docs/graph-experiment.md ("Graphs not seen
-before"): road20k.txt (a 140 x 140 grid, 8% of its edges dropped, 5% diagonals added: high diameter)
-and ba20k.txt (Barabasi-Albert, 20,000 vertices, 4 edges per new vertex: power-law hubs), both seeded,
-so the rows reproduce. Read them with `canopy graph ... --input F --format snap --symmetrize`.
+"""bench/make_snap_graphs.py — the two ~20,000-vertex SNAP edge lists of docs/graph-experiment.md
+("Graphs not seen before: ... SNAP edge lists"): road20k.txt (a 140 x 140 grid, 8% of its edges
+dropped, 5% diagonals added: high diameter) and ba20k.txt (Barabasi-Albert, 20,000 vertices, 4 edges
+per new vertex: power-law hubs), both seeded, so the rows reproduce. Read them with `canopy graph ...
+--input F --format snap --symmetrize`: one direction per edge, as SNAP's undirected lists give them.
+(bench/make_road_graph.py writes a weighted, jittered road-like graph in DIMACS form instead.)
 
-usage: tools/gen_snap_graphs.py OUTDIR
+usage: bench/make_snap_graphs.py OUTDIR
 """
 import os
 import random
