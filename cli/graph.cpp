@@ -850,7 +850,8 @@ action add_graph(CLI::App& app) {
                                 "pagerank: the L1 error against the converged ranks that every strategy "
                                 "guarantees, the default stopping rule (multi-kernel and persistent iterate "
                                 "until their bound reaches it, within --iterations, default then 1000; tasks "
-                                "push residuals down to the threshold whose bound reaches it)")
+                                "start from the uniform vector and push residuals in rounds of falling "
+                                "threshold until the guarantee they measure reaches it)")
                     ->default_val(o->error);
     auto* tol =
         sub->add_option(
