@@ -11,7 +11,9 @@
 // (join_sum.hpp: one word per record, no slots) are a third column.
 // Then mergesort of --keys random keys by joins (mergesort_join_tasks.hpp) against std::sort of the same
 // keys in the same run: host seconds, an emulator ratio (the emulator runs the device's loads and stores
-// one by one), stated as such; the result must equal std::sort's.
+// one by one), stated as such; the result must equal std::sort's. And fib(--n-timed) by joins with a
+// cut-off of 2 (the plain tree), 4, 6, 8 and 10 on the timed model (hrf-indirect): what running the
+// bottom levels in place saves.
 //   canopy_bench_join [--n N] [--n-timed N] [--repeat R] [--keys K] [--quick]
 #include <algorithm>
 #include <chrono>
@@ -58,10 +60,11 @@ bool spawn_only(rt::policy p, unsigned n, rt::stats& s) {
     return leaves.to_vector()[0] == ck::fib_leaves(n);
 }
 
-/// fib(n) by joins. False on a wrong result or a record not freed.
-bool by_joins(rt::policy p, unsigned n, rt::stats& s) {
+/// fib(n) by joins, fib(m) for m < cutoff computed in place (2: the plain tree). False on a wrong result
+/// or a record not freed.
+bool by_joins(rt::policy p, unsigned n, rt::stats& s, unsigned cutoff = 2) {
     rt::join_pool<unsigned long long, 2> pool(1u << 18);
-    rt::task_set<ck::fib_join_task, ck::fib_join_sum> ts{ck::fib_join_task{pool.view()},
+    rt::task_set<ck::fib_join_task, ck::fib_join_sum> ts{ck::fib_join_task{pool.view(), cutoff},
                                                          ck::fib_join_sum{pool.view()}};
     ts.seed<ck::fib_join_task>({n, rt::join_root_slot});
     s = ts.run(config(p));
@@ -181,6 +184,42 @@ int main(int argc, char** argv) {
             per(ss.cycles_makespan, ss.total_tasks()), per(sj.cycles_makespan, sj.total_tasks()),
             per(device_atomics(ss), ss.total_tasks()), per(device_atomics(sj), sj.total_tasks()),
             static_cast<unsigned long long>(su.cycles_makespan), per(device_atomics(su), su.total_tasks()));
+    }
+    {
+        // The cut-off (fib_fork_task::cutoff): fib(m) for m below it computed in place, the tree's
+        // bottom levels gone; against the plain tree (cut-off 2) and the spawn-only tree in the same run.
+        std::printf("\ntimed scoped-cache model, hrf8, hrf-indirect, fib(%u) by joins with a cut-off: fib(m) "
+                    "for m < cut-off computed in place\n%-8s %12s %10s %12s %12s %14s\n",
+                    n_timed, "cut-off", "join cyc", "tasks", "/ plain", "/ spawn-only", "dev.at/task");
+        canopy::emu::options o;
+        o.device = canopy::emu::preset("hrf8");
+        o.memory_model = canopy::emu::memory_model_kind::scoped;
+        o.timed = true;
+        canopy::emu::scoped_options so(o);
+        rt::stats ss;
+        if (!spawn_only(rt::policy::hrf_indirect, n_timed, ss)) {
+            std::printf("FAIL: spawn-only fib(%u)\n", n_timed);
+            rc = 1;
+        }
+        std::uint64_t plain = 0;
+        for (unsigned cut : {2u, 4u, 6u, 8u, 10u}) {
+            rt::stats sc;
+            if (!by_joins(rt::policy::hrf_indirect, n_timed, sc, cut)) {
+                std::printf("FAIL: fib(%u) by joins, cut-off %u\n", n_timed, cut);
+                rc = 1;
+            }
+            plain = cut == 2 ? sc.cycles_makespan : plain;
+            std::printf("%-8u %12llu %10llu %12.2f %12.2f %14.2f\n", cut,
+                        static_cast<unsigned long long>(sc.cycles_makespan),
+                        static_cast<unsigned long long>(sc.total_tasks()),
+                        plain ? static_cast<double>(sc.cycles_makespan) / static_cast<double>(plain) : 0.0,
+                        ss.cycles_makespan ? static_cast<double>(sc.cycles_makespan) /
+                                                 static_cast<double>(ss.cycles_makespan)
+                                           : 0.0,
+                        sc.total_tasks()
+                            ? static_cast<double>(device_atomics(sc)) / static_cast<double>(sc.total_tasks())
+                            : 0.0);
+        }
     }
     {
         std::printf("\nmergesort of %u random keys by joins (leaves of 32, merges above 4096 keys in up to 8 "

@@ -36,12 +36,16 @@ CANOPY_HOST_DEVICE inline unsigned long long fib_value(unsigned n) {
 /// a record of two slots and spawns fib(n - 1) and fib(n - 2) into them. `Continuation` runs once both
 /// have completed (with their results: fib_join_sum; with their sum: fib_sum_pass). InlineWhenEmpty:
 /// a fork that finds the pool empty computes fib(n) in place (fork_or_inline) instead of failing.
+/// `cutoff`: fib(n) for n below it is computed in place (the sequential loop) and completes the parent's
+/// slot directly, as Cilk's and GTaP's users cut small subproblems off; 2 (the default) cuts only the
+/// leaves, which is the plain tree.
 template <class View, class Continuation, bool InlineWhenEmpty = false> struct fib_fork_task {
     using payload = fib_fork_args;
     View j;
+    unsigned cutoff = 2;
     template <class Ctx> CANOPY_DEVICE void operator()(const fib_fork_args& p, Ctx& ctx) const {
-        if (p.n < 2) {
-            j.template complete<Continuation>(ctx, p.to, p.n);
+        if (p.n < cutoff || p.n < 2) {
+            j.template complete<Continuation>(ctx, p.to, fib_value(p.n));
             return;
         }
         runtime::join_record rec{runtime::join_root};
