@@ -459,6 +459,24 @@ void engine::run() {
     r.race_check = opt_.race_check;
     if (race_) {
         r.races = race_->reports();
+        // The seed alone replays a race only on the same device, memory model and sub-group size: the
+        // report names them all, as the environment a program that leaves emu::options alone reads.
+        std::string replay = fmt::format(
+            "CANOPY_EMU_SEED={} CANOPY_EMU_RACE_CHECK={} CANOPY_EMU_DEVICE={} CANOPY_EMU_SUBGROUP={} "
+            "CANOPY_EMU_MEMORY_MODEL={} CANOPY_EMU_SCHEDULER=deterministic",
+            opt_.seed, to_string(opt_.race_check), opt_.device.name, opt_.device.subgroup_size,
+            to_string(opt_.memory_model));
+        if (opt_.timed) {
+            replay += " CANOPY_EMU_TIMED=1";
+        }
+        if (devices_ > 1) {
+            replay += fmt::format(" CANOPY_EMU_DEVICES={}", devices_);
+        }
+        replay += " (a program that sets emu::options itself: set these fields; canopy's CLI: the same "
+                  "command with these --seed, --device and --memory-model)";
+        for (race_report& x : r.races) {
+            x.replay = replay;
+        }
         r.distinct_races = race_->distinct_races();
         log_races(r.races, opt_.race_report_limit);
     }

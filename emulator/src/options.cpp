@@ -72,7 +72,9 @@ unsigned long long env_number(const char* name, unsigned long long fallback) {
     return n;
 }
 
-options from_environment() {
+} // namespace
+
+options options_from_environment() {
     options o;
     const char* dev = std::getenv("CANOPY_EMU_DEVICE");
     o.device = preset(dev && *dev ? dev : "tiny");
@@ -100,10 +102,8 @@ options from_environment() {
     return o;
 }
 
-} // namespace
-
 options& current_options() {
-    static options o = from_environment();
+    static options o = options_from_environment();
     return o;
 }
 

@@ -104,11 +104,15 @@ std::string to_string(const race_access& a) {
 }
 
 std::string to_string(const race_report& r) {
+    const std::string replay =
+        !r.replay.empty()
+            ? r.replay
+            : fmt::format("CANOPY_EMU_SEED={} CANOPY_EMU_RACE_CHECK={} (deterministic scheduler)", r.seed,
+                          to_string(r.model));
     return fmt::format(
         "heterogeneous race ({}):\n  first:  {}\n  second: {}\n  reason: {}\n  seen {} time(s); "
-        "replay: CANOPY_EMU_SEED={} CANOPY_EMU_RACE_CHECK={} (deterministic scheduler)",
-        to_string(r.model), to_string(r.first), to_string(r.second), r.reason, r.occurrences, r.seed,
-        to_string(r.model));
+        "replay: {}",
+        to_string(r.model), to_string(r.first), to_string(r.second), r.reason, r.occurrences, replay);
 }
 
 struct race_detector::impl {

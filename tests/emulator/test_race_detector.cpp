@@ -4,8 +4,13 @@
 // verdict, never the detector. Each kernel runs over several seeds of the deterministic scheduler.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "../common/emu_test.hpp"
 #include "canopy/emulator/memory_model.hpp"
@@ -218,6 +223,59 @@ TEST(RaceDetector, E4MixedScopeChain) {
     std::string rep;
     racy_seeds(opts(direct), 2, 2, 3, e4<scope::workgroup>, &rep);
     EXPECT_NE(rep.find("chain of synchronizations at different scopes"), std::string::npos) << rep;
+}
+
+// A report's replay line reproduces it: on a device, memory model and seed other than the defaults
+// (hrf8, scoped, seed 5), the environment the line names, read back by options_from_environment, gives
+// the same launch the same race at the same sites. (A line naming only the seed and model replayed
+// nothing of the kind: the default device is tiny.)
+TEST(RaceDetector, ReplayLineReproducesTheReport) {
+    auto o = canopy::test::emu_options("hrf8");
+    o.race_check = direct;
+    o.memory_model = emu::memory_model_kind::scoped;
+    o.seed = 5;
+    const auto run = [](const emu::options& with) {
+        emu::scoped_options so(with);
+        canopy::device_buffer<unsigned> mem(3);
+        mem.fill_zero();
+        unsigned* m = mem.data();
+        canopy::launch({.grid = 2, .block = 2}, [=] { e4<scope::workgroup>(m); });
+        return emu::last_report().races;
+    };
+    const auto first = run(o);
+    ASSERT_FALSE(first.empty()) << "e4 under hrf-direct races";
+    const std::string line = first[0].replay;
+    EXPECT_EQ(emu::to_string(first[0]).find("replay: " + line), emu::to_string(first[0]).find("replay: "));
+    // KEY=VALUE tokens up to the parenthesis that explains them.
+    std::vector<std::pair<std::string, std::string>> env;
+    std::istringstream in(line.substr(0, line.find(" (")));
+    for (std::string tok; in >> tok;) {
+        const auto eq = tok.find('=');
+        ASSERT_NE(eq, std::string::npos) << line;
+        env.emplace_back(tok.substr(0, eq), tok.substr(eq + 1));
+    }
+    for (const char* key : {"CANOPY_EMU_SEED", "CANOPY_EMU_DEVICE", "CANOPY_EMU_MEMORY_MODEL"}) {
+        EXPECT_TRUE(std::any_of(env.begin(), env.end(), [&](const auto& kv) { return kv.first == key; }))
+            << key << " missing from: " << line;
+    }
+    for (const auto& [k, v] : env) {
+        ::setenv(k.c_str(), v.c_str(), 1);
+    }
+    const emu::options replayed = emu::options_from_environment();
+    for (const auto& kv : env) {
+        ::unsetenv(kv.first.c_str());
+    }
+    EXPECT_EQ(replayed.device.name, "hrf8");
+    EXPECT_EQ(replayed.seed, 5u);
+    const auto again = run(replayed);
+    ASSERT_EQ(again.size(), first.size());
+    for (std::size_t i = 0; i < first.size(); ++i) {
+        EXPECT_EQ(again[i].first.where.line, first[i].first.where.line);
+        EXPECT_EQ(again[i].second.where.line, first[i].second.where.line);
+        EXPECT_EQ(again[i].first.block, first[i].first.block);
+        EXPECT_EQ(again[i].second.thread, first[i].second.thread);
+        EXPECT_EQ(again[i].occurrences, first[i].occurrences);
+    }
 }
 
 // The same chain with both hops at device scope: one scope, so race-free under every model ([HRF] §3,

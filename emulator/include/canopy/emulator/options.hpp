@@ -117,6 +117,11 @@ struct options {
     unsigned devices = 1;
 };
 
+/// The options the environment describes (CANOPY_EMU_DEVICE, _SUBGROUP, _SCHEDULER, _MEMORY_MODEL,
+/// _RACE_CHECK, _SEED, _TIMED, _DEVICES, ...; the rest default): what current_options() starts from, and
+/// what a race report's replay line sets.
+options options_from_environment();
+
 /// The options the next launch uses (initialized from the environment on first use).
 options& current_options();
 

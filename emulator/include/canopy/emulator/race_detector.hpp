@@ -54,6 +54,9 @@ struct race_report {
     std::string reason;
     std::uint64_t seed = 0;        // the deterministic scheduler's seed that replays it
     std::uint64_t occurrences = 1; // races found with this pair of sites in the launch
+    // What replays it, as the environment a program that leaves emu::options alone reads: the seed
+    // and every option that shapes the schedule (set by the launch; empty: the seed and model alone).
+    std::string replay;
 };
 
 /// "plain write of 4 bytes at 0x... (tests/x.cpp:12, block 0 work-item 1, sub-group 0 lane 1)".
