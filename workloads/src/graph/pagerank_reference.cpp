@@ -197,8 +197,7 @@ double pagerank_tasks_guarantee(const csr_graph& g, double damping, double toler
     const double take_count = (takes + static_cast<double>(n)) * rank_ulp;
     const double lost = (static_cast<double>(max_degree) + 1) * take_count;
     const double teleport_short = static_cast<double>(n) * rank_ulp;
-    const double y_min = dangling == 0 ? 1.0 : (1 - d) * (1 + d * (n - dangling) / static_cast<double>(n));
-    return 2 * (residual_left + lost + teleport_short) / ((1 - d) * y_min);
+    return 2 * (residual_left + lost + teleport_short) / ((1 - d) * pagerank_y_min(d, n, dangling));
 }
 
 } // namespace canopy::workloads::graph

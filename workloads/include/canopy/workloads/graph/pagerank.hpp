@@ -551,7 +551,7 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
         // 746 K at 32x; copter2 5.8 M at 8x, 7.0 M at 1x; Kronecker 12 4.3 M at 8x, 6.4 M at 16x. The
         // next epsilon aims at 0.7x the target, assuming the residual left scales with epsilon, within
         // [1/16, 1/2] of the last.
-        std::vector<rank_fixed> facts = sums.to_vector(); // max degree, dangling vertices
+        const std::vector<rank_fixed> facts = sums.to_vector(); // max degree, dangling vertices
         const auto measure = [&] {
             sums.fill_zero();
             const launch_config sc = vertex_grid<pr_tasks_sums_kernel>(n, o.block);
@@ -564,9 +564,7 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
                 v[0], v[1], v[2], r.tasks, facts[0], static_cast<vertex_id>(facts[1]), n};
         };
         const double d = damping_quantized(p.damping);
-        const double y_min =
-            facts[1] == 0 ? 1.0
-                          : (1 - d) * (1 + d * static_cast<double>(n - facts[1]) / static_cast<double>(n));
+        const double y_min = pagerank_y_min(d, n, static_cast<vertex_id>(facts[1]));
         const rank_fixed floor_eps = residual_threshold(
             p.tolerance > 0 ? p.tolerance : p.error * (1 - d) * y_min / 2, n); // the ceiling's epsilon
         rank_fixed eps = floor_eps * 8 > floor_eps ? floor_eps * 8 : floor_eps;

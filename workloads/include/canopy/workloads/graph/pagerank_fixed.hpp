@@ -88,6 +88,14 @@ constexpr rank_fixed residual_threshold(double tolerance, vertex_id n) {
 /// count. 1e-4 gives an L1 error below 2e-4 / (1 - d) = 1.3e-3 without dangling vertices (pagerank.hpp).
 inline constexpr double pagerank_tasks_default_tolerance = 1e-4;
 
+/// A lower bound on |y|_1, the tasks' unnormalised solution (pagerank.hpp): 1 without dangling vertices
+/// (then |y|_1 = 1), else (1 - d)(1 + d V_nondangling / V) (every y_v >= (1 - d) / V). d: the quantized
+/// damping.
+constexpr double pagerank_y_min(double d, vertex_id n, vertex_id dangling) {
+    return dangling == 0 ? 1.0
+                         : (1 - d) * (1 + d * static_cast<double>(n - dangling) / static_cast<double>(n));
+}
+
 /// What a tasks run measures at the end of a round (pagerank.hpp's pr_tasks_sums_kernel), in ulps.
 struct pagerank_tasks_measure {
     rank_fixed residual_left = 0; // sum over v of |r_v|
