@@ -24,7 +24,9 @@ namespace rt = canopy::runtime;
 using result_t = unsigned long long;
 using canopy::workloads::checked::fib_join_args;
 using canopy::workloads::checked::fib_join_sum;
+using canopy::workloads::checked::fib_join_sum_spawned;
 using canopy::workloads::checked::fib_join_task;
+using canopy::workloads::checked::fib_join_task_spawned;
 using canopy::workloads::checked::fib_join_view;
 using canopy::workloads::checked::fib_sum_args;
 using canopy::workloads::checked::fib_sum_pass;
@@ -178,15 +180,29 @@ rt::config cfg(rt::policy p, rt::queue_design core) {
 }
 
 /// fib(n) by joins with a pool of `capacity`; returns the result (throws what result() throws).
-result_t run_fib_join(const rt::config& c, unsigned n, unsigned capacity, unsigned* free_after = nullptr) {
+/// fib(n) by joins with a pool of `capacity`; the free records after the run in *free_after, the run's
+/// stats in *stats. Fork / Cont: the continuation run inline (the default) or spawned.
+template <class Fork = fib_join_task, class Cont = fib_join_sum>
+result_t run_fib_join(const rt::config& c, unsigned n, unsigned capacity, unsigned* free_after = nullptr,
+                      rt::stats* stats = nullptr) {
     rt::join_pool<result_t, 2> pool(capacity);
-    rt::task_set<fib_join_task, fib_join_sum> ts{fib_join_task{pool.view()}, fib_join_sum{pool.view()}};
-    ts.seed<fib_join_task>(fib_join_args{n, rt::join_root_slot});
-    ts.run(c);
+    rt::task_set<Fork, Cont> ts{Fork{pool.view()}, Cont{pool.view()}};
+    ts.template seed<Fork>(fib_join_args{n, rt::join_root_slot});
+    const rt::stats s = ts.run(c);
     if (free_after != nullptr) {
         *free_after = pool.free_records();
     }
+    if (stats != nullptr) {
+        *stats = s;
+    }
     return pool.result();
+}
+
+/// The spawned-continuation path (fib_join_sum_spawned): each child counts down alone and the last
+/// spawns the continuation, which acquires the count itself.
+result_t run_fib_join_spawned(const rt::config& c, unsigned n, unsigned capacity,
+                              unsigned* free_after = nullptr) {
+    return run_fib_join<fib_join_task_spawned, fib_join_sum_spawned>(c, n, capacity, free_after);
 }
 
 /// fib(n) by summing joins with a pool of `capacity`; the free records after the run in *free_after.
@@ -233,8 +249,15 @@ TEST_P(JoinPolicy, FibByJoinsIsExactAndFreesEveryRecord) {
         o.memory_model = model;
         canopy::test::for_seeds(o, 3, [&] {
             unsigned free_after = 0;
-            EXPECT_EQ(run_fib_join(cfg(p, core), 16, 4096, &free_after), fib(16));
+            rt::stats st;
+            EXPECT_EQ(run_fib_join(cfg(p, core), 16, 4096, &free_after, &st), fib(16));
             EXPECT_EQ(free_after, 4096u) << "a continuation did not run exactly once";
+            // fib(16)'s tree: 2 F(17) - 1 = 3,193 nodes and F(17) - 1 = 1,596 joins, each continuation
+            // run exactly once, inline by the sub-group that resolved its record.
+            EXPECT_EQ(st.total_tasks(), 3193u + 1596u);
+            EXPECT_EQ(st.tasks_inline, 1596u) << "a continuation went through the rings";
+            EXPECT_EQ(run_fib_join_spawned(cfg(p, core), 16, 4096, &free_after), fib(16));
+            EXPECT_EQ(free_after, 4096u) << "a spawned continuation did not run exactly once";
         });
     }
 }
@@ -260,6 +283,9 @@ TEST_P(JoinPolicy, FibByJoinsIsRaceFreeUnderThePolicysModel) {
         EXPECT_EQ(canopy::emu::last_report().race_check, model);
         EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u)
             << "joins race under " << canopy::emu::to_string(model);
+        EXPECT_EQ(run_fib_join_spawned(cfg(p, core), 12, 1024), fib(12));
+        EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u)
+            << "joins with spawned continuations race under " << canopy::emu::to_string(model);
     }
 }
 

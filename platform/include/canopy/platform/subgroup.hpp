@@ -22,6 +22,7 @@
 //   T broadcast(T v, unsigned src)    every lane gets lane src's v
 //   T shuffle(T v, unsigned src)      each lane gets the v of the lane it names (src may differ per lane)
 //   T exclusive_sum(T v)              sum of v over the lanes below this one (0 for lane 0)
+//   unsigned lane_count(lane_mask m)  lanes set in m (not a collective)
 //   T exclusive_scan(T v, T init, Op) init op v_0 op ... op v_{lane-1}
 //
 // AMD: rocPRIM's warp_scan; NVIDIA: CUB's WarpScan; emulator: its own arrival-counted collective.
@@ -38,6 +39,11 @@
 #endif
 
 namespace canopy {
+/// Lanes set in a ballot's mask (a builtin every backend's device compiler has: nvcc, hipcc, the host).
+CANOPY_HOST_DEVICE inline unsigned lane_count(lane_mask m) {
+    return static_cast<unsigned>(__builtin_popcountll(static_cast<unsigned long long>(m)));
+}
+
 template <class T> CANOPY_DEVICE inline T exclusive_sum(T v) {
     return exclusive_scan(v, T{0}, [](T a, T b) { return static_cast<T>(a + b); });
 }

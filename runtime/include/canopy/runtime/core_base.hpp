@@ -111,6 +111,82 @@ template <policy P, class... Tasks> struct core_base {
         }
     }
 
+    /// Every lane, converged: whether any lane of the front deferred a join completion (a constant
+    /// false when no task type is a continuation: no collective).
+    CANOPY_DEVICE static bool joins_deferred(const ctx_t& ctx) {
+        if constexpr (!ctx_t::defers_joins) {
+            (void)ctx;
+            return false;
+        } else {
+            return any(detail::context_access::has_deferred(ctx));
+        }
+    }
+
+    /// Every lane, converged, after its front ran: resolves the join completions the lanes deferred
+    /// (join_continuation.hpp) and runs each resolved record's continuation inline, round after round
+    /// until none is left; the leader counts them (c_inline). Nothing at all when no task type is a
+    /// continuation.
+    ///   - Lanes completing the same record sit side by side (siblings are packed together), so a run
+    ///     of equal counts is one segment: its first lane (the head) decrements the count by the run's
+    ///     length k in one RMW, or, when k is the record's child count, not at all (no other child
+    ///     exists). Equal counts that are not adjacent are separate segments: more RMWs, never wrong.
+    ///   - handoff_barrier() first, at the private scope: every lane's slot stores happen-before the
+    ///     head's RMW (which releases them to a later resolver) and before a continuation's reads in
+    ///     the head lane. Under HRF-direct that scope is device (policy.hpp), so the chain from a slot
+    ///     store to its reader is device-scope throughout.
+    ///   - The RMW is acq_rel at device scope: release for this segment's slots; acquire, when it is the
+    ///     last (it reads 0 after it), of every earlier child's release (one release sequence), so the
+    ///     continuation in this lane needs no acquire of its own (join_payload::ordered).
+    CANOPY_DEVICE void resolve_joins(ctx_t& ctx, unsigned lane, bool leader, unsigned* counters) const {
+        if constexpr (!ctx_t::defers_joins) {
+            (void)ctx;
+            (void)lane;
+            (void)leader;
+            (void)counters;
+        } else {
+            unsigned ran = 0;
+            while (any(detail::context_access::has_deferred(ctx))) {
+                handoff_barrier();
+                const detail::deferred_join e = detail::context_access::take_deferred(ctx);
+                const auto key = reinterpret_cast<std::uintptr_t>(e.pending); // 0: nothing deferred
+                const std::uintptr_t below = shuffle(key, lane == 0 ? 0u : lane - 1);
+                const bool head = key != 0 && (lane == 0 || below != key);
+                // A segment ends before the next lane that deferred nothing or heads its own.
+                const lane_mask ends = ballot(key == 0 || head) & ~((lane_mask{2} << lane) - 1);
+                const unsigned end = ends != 0 ? lane_count((ends & (~ends + 1)) - 1) : subgroup_size();
+                bool resolved = false;
+                if (head) {
+                    const unsigned k = end - lane;
+                    resolved = k == e.n || atomic_ref<unsigned, scope::device>(*e.pending)
+                                                   .fetch_sub(k, std::memory_order_acq_rel) == k;
+                }
+                ran += lane_count(ballot(resolved));
+                if (resolved) {
+                    dispatch_continuation(e.type, e.record, ctx);
+                }
+            }
+            if (leader) {
+                counters[c_inline] += ran;
+            }
+        }
+    }
+
+    /// A resolved record's continuation, in this lane (resolve_joins): type `type`, payload the record
+    /// with `ordered` set.
+    template <unsigned I = 0>
+    CANOPY_DEVICE void dispatch_continuation(unsigned type, unsigned record, ctx_t& ctx) const {
+        if constexpr (I < num_types) {
+            using T = std::tuple_element_t<I, std::tuple<Tasks...>>;
+            if constexpr (detail::is_inline_continuation<T>) {
+                if (type == I) {
+                    std::get<I>(tasks)(join_payload{record, 1u}, ctx);
+                    return;
+                }
+            }
+            dispatch_continuation<I + 1>(type, record, ctx);
+        }
+    }
+
     /// The leader's counters, once, as it leaves the loop (both cores). Plain stores: the host reads the
     /// rows after the kernel ends (kernel end publishes them).
     CANOPY_DEVICE void write_stats(unsigned sg, const unsigned* counters) const {

@@ -85,11 +85,6 @@ struct join_slot {
 /// The root task's slot: completing it stores the run's result (join_pool::result()).
 inline constexpr join_slot join_root_slot{join_root, 0};
 
-/// The continuation's payload: the record whose children have all finished.
-struct join_payload {
-    unsigned record;
-};
-
 /// A record fork() returned; invalid when the pool was empty or n was more than K (reported).
 struct join_record {
     unsigned index;
@@ -359,8 +354,11 @@ template <class R, unsigned K = 8> struct join_view {
         return r;
     }
 
-    /// Delivers one child's result to `to`; the last child of a record spawns the continuation Cont
-    /// (payload: join_payload) in its own staging buffer. Nothing of the record is read after the RMW.
+    /// Delivers one child's result to `to`. The count's decrement is left to the sub-group's resolve
+    /// step, which combines the front's completions of one record and runs Cont inline once the record
+    /// is resolved (join_continuation.hpp); a lane's second completion in one task, or a cooperative
+    /// Cont, decrements here, and the last child spawns Cont (payload: join_payload). Nothing of the
+    /// record is read after the RMW.
     template <class Cont, class Ctx> CANOPY_DEVICE void complete(Ctx& ctx, join_slot to, const R& v) const {
         if (to.record == join_root) {
             st_value(root_value, v);
@@ -368,11 +366,18 @@ template <class R, unsigned K = 8> struct join_view {
             return;
         }
         st_value(&slots[static_cast<std::size_t>(to.record) * K + to.slot], v);
+        // Deferred to the sub-group (join_continuation.hpp): its resolve step orders this slot store
+        // before the combined RMW's release, or before the inline continuation that reads it. The
+        // record's child count is a plain read: open() wrote it before any child existed (rule R1).
+        if (detail::context_access::defer_join<Cont>(ctx, &pending[to.record], ld(&meta[3 * to.record + 2]),
+                                                     to.record)) {
+            return;
+        }
         // Release at device scope: this slot store happens-before the continuation (its acquire load
         // of the count reads the end of this release sequence).
         if (atomic_ref<unsigned, scope::device>(pending[to.record])
                 .fetch_sub(1u, std::memory_order_release) == 1u) {
-            ctx.template spawn<Cont>(join_payload{to.record});
+            ctx.template spawn<Cont>(join_payload{to.record, 0});
         }
     }
 
@@ -380,7 +385,11 @@ template <class R, unsigned K = 8> struct join_view {
     CANOPY_DEVICE join_results<R, K> take(const join_payload& p) const {
         join_results<R, K> r{};
         // Acquire at device scope: synchronizes with every child's release (one release sequence).
-        (void)atomic_ref<unsigned, scope::device>(pending[p.record]).load(std::memory_order_acquire);
+        // Not when the runtime ran this continuation inline: its resolve step already ordered every
+        // child's slot store before it (join_continuation.hpp, core_base::resolve_joins).
+        if (p.ordered == 0) {
+            (void)atomic_ref<unsigned, scope::device>(pending[p.record]).load(std::memory_order_acquire);
+        }
         r.to.record = ld(&meta[3 * p.record + 0]);
         r.to.slot = ld(&meta[3 * p.record + 1]);
         r.n = ld(&meta[3 * p.record + 2]);

@@ -80,7 +80,7 @@ struct join_sum_view {
         const unsigned long long old = atomic_ref<unsigned long long, scope::device>(word[to.record])
                                            .fetch_add(delta, std::memory_order_release);
         if ((old >> 32) == 1u && (old & 0xffffffffull) + v < (1ull << 32)) {
-            ctx.template spawn<Cont>(join_payload{to.record});
+            ctx.template spawn<Cont>(join_payload{to.record, 0});
         }
     }
 

@@ -26,6 +26,7 @@
 
 #include "canopy/platform/config.hpp"
 #include "canopy/platform/plain_access.hpp"
+#include "canopy/runtime/join_continuation.hpp"
 
 namespace canopy::runtime {
 
@@ -51,6 +52,20 @@ template <class T> constexpr void check_payload() {
 template <class T, class = void> struct is_cooperative : std::false_type {};
 template <class T>
 struct is_cooperative<T, std::void_t<decltype(T::cooperative)>> : std::bool_constant<T::cooperative> {};
+
+/// A continuation type that asks to be spawned, never run inline (`static constexpr bool
+/// inline_continuation = false;`): one heavy enough to want a front of its own.
+template <class T, class = void> struct allows_inline : std::true_type {};
+template <class T>
+struct allows_inline<T, std::void_t<decltype(T::inline_continuation)>>
+    : std::bool_constant<T::inline_continuation> {};
+
+/// A task type the runtime may run inline as a join's continuation (join_continuation.hpp): its payload
+/// is join_payload, it runs on one lane (a cooperative one needs a whole front: it is spawned), and it
+/// did not opt out.
+template <class T>
+inline constexpr bool is_inline_continuation =
+    std::is_same_v<typename T::payload, join_payload> && !is_cooperative<T>::value && allows_inline<T>::value;
 
 template <class T> constexpr unsigned words_of() { return (sizeof(typename T::payload) + 3) / 4; }
 /// The same as a constant (usable in device code, where nvcc refuses a call to a host constexpr function).
@@ -83,6 +98,9 @@ struct context_access;
 template <class... Tasks> class task_context {
   public:
     static constexpr unsigned W = payload_words<Tasks...>;
+    /// Whether a completion may be deferred to the sub-group (join_continuation.hpp): some task type
+    /// is a continuation the runtime can run inline. Otherwise the cores have no resolve step at all.
+    static constexpr bool defers_joins = (detail::is_inline_continuation<Tasks> || ...);
 
     CANOPY_DEVICE task_context(unsigned* stage, unsigned capacity, unsigned device = 0)
         : stage_(stage), capacity_(capacity), device_(device) {}
@@ -127,7 +145,33 @@ template <class... Tasks> class task_context {
     CANOPY_DEVICE bool overflowed() const { return overflow_; }
     /// Staged task i: [type, priority, payload words].
     CANOPY_DEVICE const unsigned* entry(unsigned i) const { return stage_ + i * (2 + W); }
+    /// Leaves the completion of one child of `record` (count `pending`, `n` children) to the sub-group's
+    /// resolve step, which runs Cont inline once the record is resolved. False when this lane already
+    /// deferred one in this task (the caller completes it itself) or Cont cannot run inline.
+    template <class Cont> CANOPY_DEVICE bool defer_join(unsigned* pending, unsigned n, unsigned record) {
+        if constexpr (!detail::is_inline_continuation<Cont>) {
+            return false;
+        } else {
+            if (deferred_.pending != nullptr) {
+                return false;
+            }
+            deferred_ = {pending, n, record, detail::index_of<Cont, Tasks...>::value};
+            return true;
+        }
+    }
+    CANOPY_DEVICE bool has_deferred() const { return deferred_.pending != nullptr; }
+    /// The deferred completion, removed (a continuation run for it may defer its own).
+    CANOPY_DEVICE detail::deferred_join take_deferred() {
+        const detail::deferred_join e = deferred_;
+        deferred_.pending = nullptr;
+        return e;
+    }
     CANOPY_DEVICE void clear() {
+        deferred_.pending = nullptr;
+        clear_staged();
+    }
+    /// The staged tasks only (packed already), not a deferred completion.
+    CANOPY_DEVICE void clear_staged() {
         n_ = 0;
         overflow_ = false;
         for (unsigned& c : per_type_) {
@@ -141,6 +185,7 @@ template <class... Tasks> class task_context {
     unsigned n_ = 0;
     unsigned per_type_[sizeof...(Tasks)] = {};
     bool overflow_ = false;
+    detail::deferred_join deferred_{nullptr, 0, 0, 0};
 };
 
 namespace detail {
@@ -156,6 +201,14 @@ struct context_access {
         return c.entry(i);
     }
     template <class C> CANOPY_DEVICE static void clear(C& c) { c.clear(); }
+    template <class C> CANOPY_DEVICE static void clear_staged(C& c) { c.clear_staged(); }
+    /// join.hpp's complete: defer one child's completion to the sub-group (join_continuation.hpp).
+    template <class Cont, class C>
+    CANOPY_DEVICE static bool defer_join(C& c, unsigned* pending, unsigned n, unsigned record) {
+        return c.template defer_join<Cont>(pending, n, record);
+    }
+    template <class C> CANOPY_DEVICE static bool has_deferred(const C& c) { return c.has_deferred(); }
+    template <class C> CANOPY_DEVICE static deferred_join take_deferred(C& c) { return c.take_deferred(); }
 };
 } // namespace detail
 

@@ -62,19 +62,26 @@ template <class View, class Continuation, bool InlineWhenEmpty = false> struct f
     }
 };
 
-struct fib_join_sum;
+template <bool Inline> struct fib_join_sum_t;
+/// The continuation the runtime runs inline once its record is resolved (join_continuation.hpp).
+using fib_join_sum = fib_join_sum_t<true>;
+/// The same continuation, spawned as a task (it opts out of running inline): the path every
+/// completion took before a sub-group resolved them, which the tests keep exercising.
+using fib_join_sum_spawned = fib_join_sum_t<false>;
 struct fib_sum_pass;
 using fib_join_task = fib_fork_task<fib_join_view, fib_join_sum>;
+using fib_join_task_spawned = fib_fork_task<fib_join_view, fib_join_sum_spawned>;
 /// fib(n) by summing joins (runtime/join_sum.hpp): a record is one word, the children's sum; the
 /// continuation passes the sum on. fib(47) is the largest that fits a record's 32-bit sum.
 using fib_sum_task = fib_fork_task<runtime::join_sum_view, fib_sum_pass>;
 
-struct fib_join_sum {
+template <bool Inline> struct fib_join_sum_t {
     using payload = runtime::join_payload;
+    static constexpr bool inline_continuation = Inline;
     fib_join_view j;
     template <class Ctx> CANOPY_DEVICE void operator()(const runtime::join_payload& p, Ctx& ctx) const {
         const auto r = j.take(p);
-        j.complete<fib_join_sum>(ctx, r.to, r.value[0] + r.value[1]);
+        j.template complete<fib_join_sum_t>(ctx, r.to, r.value[0] + r.value[1]);
     }
 };
 
