@@ -35,6 +35,7 @@ struct uts_options {
     unsigned block = 64;
     bool joins = false;
     unsigned join_records = 1u << 20;           // uts::default_join_records
+    bool join_peak = false;                     // --join-peak
     std::uint64_t round_nodes = 1u << 16;       // under mpirun: uts::default_round_budget
     unsigned devices = 0;                       // --devices: emulated devices (0: one)
     bool rounds = false;                        // --rounds: the devices in host-driven rounds, not one launch
@@ -153,6 +154,11 @@ int run_uts_command(const uts_options& o) {
                    "reference: drop one, or use --check to run both\nRun 'canopy uts --help' for usage.\n");
         return 2;
     }
+    if (o.join_peak && !o.joins) {
+        fmt::print(stderr, "canopy uts: --join-peak counts the join records of a run by joins: add --joins\n"
+                           "Run 'canopy uts --help' for usage.\n");
+        return 2;
+    }
     // Under mpirun: one rank per process, the tree in scale-out rounds (docs/scale-out.md).
     bool refused = false;
     const bool ranked = mpi::ranked("canopy uts", "traverse the whole tree", &refused);
@@ -224,6 +230,7 @@ int run_uts_command(const uts_options& o) {
         s.block = o.block;
         s.joins = o.joins;
         s.join_records = o.join_records;
+        s.join_peak = o.join_peak;
         if (world) {
             try {
                 ranks = run_uts_ranks(spec, s, *world, o.round_nodes);
@@ -411,6 +418,10 @@ action add_uts(CLI::App& app) {
                     "most 2^24, 3.4 GiB)")
         ->default_val(o->join_records)
         ->check(CLI::Range(1u, 1u << 24));
+    sub->add_flag("--join-peak", o->join_peak,
+                  "--joins: also count the records open at once and report the most (stats "
+                  "join_records_peak: what --join-records must hold for this run; costs three relaxed device "
+                  "atomics per join, so measured runs leave it off)");
     sub->add_option(
            "--round-nodes", o->round_nodes,
            "under mpirun (one rank per process) or with --devices --rounds: nodes a rank or device runs "

@@ -160,8 +160,10 @@ uts_ranks_outcome run_uts_devices(const uts_tree_spec& spec, const uts_runtime_s
 uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_settings& s) {
     const uts::params p = params_of(spec);
     const runtime::config c = config_of(s);
-    const uts::runtime_result r = s.joins ? uts::compiled::traverse_runtime_joins(p, c, s.join_records)
-                                          : uts::compiled::traverse_runtime(p, c);
+    const uts::runtime_result r =
+        s.joins ? uts::compiled::traverse_runtime_joins(p, c, s.join_records, uts::sha1_model_cycles,
+                                                        uts::default_max_rows, s.join_peak)
+                : uts::compiled::traverse_runtime(p, c);
     uts_outcome o;
     o.seconds = r.stats.seconds;
     o.device_ms = r.stats.device_ms;
@@ -172,6 +174,9 @@ uts_outcome run_uts_runtime(const uts_tree_spec& spec, const uts_runtime_setting
     const runtime::stats& st = r.stats;
     auto add = [&](const std::string& k, unsigned long long v) { o.stats.emplace_back(k, v); };
     st.for_each_field(add); // runtime::stats' one field list
+    if (s.joins && s.join_peak) {
+        add("join_records_peak", r.join_peak); // what --join-records must hold for this run
+    }
 #if defined(CANOPY_BACKEND_CPU)
     const auto& rep = emu::last_report();
     o.device = query_device().name;

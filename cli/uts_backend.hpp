@@ -60,6 +60,7 @@ struct uts_runtime_settings {
     unsigned block = 64;
     bool joins = false;               // counts by joins (every subtree's, bottom-up), not by atomics
     unsigned join_records = 1u << 20; // the join pool's capacity (joins open at once)
+    bool join_peak = false;           // with joins: count the records open at once (stats join_records_peak)
     unsigned devices = 1;             // emulated devices in one launch (the system level)
     unsigned system_poll = 4, system_stock = 8; // runtime::config's
 };

@@ -11,8 +11,8 @@ runtime_result traverse_runtime(const params& p, const runtime::config& cfg, uns
 }
 
 runtime_result traverse_runtime_joins(const params& p, const runtime::config& cfg, unsigned records,
-                                      unsigned hash_cycles, unsigned max_table_rows) {
-    return uts::traverse_runtime_joins(p, cfg, records, hash_cycles, max_table_rows);
+                                      unsigned hash_cycles, unsigned max_table_rows, bool track_peak) {
+    return uts::traverse_runtime_joins(p, cfg, records, hash_cycles, max_table_rows, track_peak);
 }
 
 round_result traverse_round(const params& p, const runtime::config& cfg,

@@ -208,6 +208,23 @@ struct join_view_common {
     unsigned* root_done; // 1 once the root's slot was completed
     unsigned* failed;    // join_exhausted | join_too_wide
     unsigned* inlined;   // forks that found the pool empty and ran their subproblem inline (fork_or_inline)
+    unsigned* open;      // [records open now, their peak] when the pool tracks its peak, else nullptr
+
+    /// A record was taken / freed: the open count and its peak, when tracked (join_pool::track_peak).
+    /// Relaxed device-scope RMWs: counts only, read by the host after the run. The peak is exact: every
+    /// increment's result reaches the max, and the counter's modification order is one order.
+    CANOPY_DEVICE void opened() const {
+        if (open != nullptr) {
+            const unsigned now =
+                atomic_ref<unsigned, scope::device>(open[0]).fetch_add(1u, std::memory_order_relaxed);
+            (void)atomic_ref<unsigned, scope::device>(open[1]).fetch_max(now + 1u, std::memory_order_relaxed);
+        }
+    }
+    CANOPY_DEVICE void closed() const {
+        if (open != nullptr) {
+            (void)atomic_ref<unsigned, scope::device>(open[0]).fetch_sub(1u, std::memory_order_relaxed);
+        }
+    }
 
     /// A free record for a fork of a width the pool takes (`width_ok`), or join_root with the failure
     /// recorded (relaxed device-scope RMW: a flag the host reads after the run): the forking task then
@@ -220,6 +237,8 @@ struct join_view_common {
         const unsigned idx = free.take();
         if (idx == join_root) {
             atomic_ref<unsigned, scope::device>(*failed).fetch_or(join_exhausted, std::memory_order_relaxed);
+        } else {
+            opened();
         }
         return idx;
     }
@@ -231,6 +250,8 @@ struct join_view_common {
         const unsigned idx = free.take();
         if (idx == join_root) {
             atomic_ref<unsigned, scope::device>(*inlined).fetch_add(1u, std::memory_order_relaxed);
+        } else {
+            opened();
         }
         return idx;
     }
@@ -243,8 +264,8 @@ struct join_view_common {
     }
 };
 
-/// What both pool kinds' host sides share: the capacity check, the free list, the run's two words
-/// [root_done, failed, inlined], reset() and result()'s checks.
+/// What both pool kinds' host sides share: the capacity check, the free list, the run's words
+/// [root_done, failed, inlined, open now, open peak], reset() and result()'s checks.
 class join_pool_common {
   public:
     /// Records on the free list (walked on the host after a run): capacity() when every join's
@@ -258,13 +279,24 @@ class join_pool_common {
         words_.download(w, 3);
         return w[2];
     }
+    /// Counts the records open at once in the runs that follow (two relaxed device-scope RMWs per fork,
+    /// one per free: off by default, so that a measured run pays nothing); peak_open() reads the most.
+    void track_peak(bool on) { track_ = on; }
+    /// The most records open at once since the last reset(), when track_peak(true) was set for the runs:
+    /// what a capacity must hold for that run (0 when not tracked).
+    unsigned peak_open() const {
+        unsigned w[5] = {};
+        words_.download(w, 5);
+        return w[4];
+    }
 
   protected:
     join_pool_common(unsigned capacity, const char* name)
-        : name_(name), capacity_(check(capacity)), free_(capacity), words_(3) {}
+        : name_(name), capacity_(check(capacity)), free_(capacity), words_(5) {}
 
     join_view_common common_view() const {
-        return {free_.view(), words_.data(), words_.data() + 1, words_.data() + 2};
+        return {free_.view(), words_.data(), words_.data() + 1, words_.data() + 2,
+                track_ ? words_.data() + 3 : nullptr};
     }
     void reset_common() {
         free_.reset();
@@ -312,7 +344,8 @@ class join_pool_common {
     const char* name_;
     unsigned capacity_;
     join_free_store free_;
-    device_buffer<unsigned> words_; // [root_done, failed, inlined]
+    device_buffer<unsigned> words_; // [root_done, failed, inlined, open now, open peak]
+    bool track_ = false;
 };
 } // namespace detail
 
@@ -396,6 +429,7 @@ template <class R, unsigned K = 8> struct join_view {
         for (unsigned i = 0; i < K; ++i) {
             r.value[i] = i < r.n ? ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]) : R{};
         }
+        common.closed();
         common.free.give(p.record);
         return r;
     }

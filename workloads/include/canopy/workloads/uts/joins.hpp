@@ -173,11 +173,13 @@ inline constexpr unsigned default_join_records = 1u << 20;
 
 /// traverse_runtime's counts computed by joins: the root's subtree counts, delivered to the host.
 /// Throws canopy::error after the run when the pool ran out (naming `records` and the fix) or a node
-/// was deeper than the decision table.
+/// was deeper than the decision table. `track_peak`: count the records open at once (join_pool::
+/// track_peak: three relaxed device atomics per join, off for measured runs) into join_peak.
 inline runtime_result traverse_runtime_joins(const params& p, const runtime::config& cfg,
                                              unsigned records = default_join_records,
                                              unsigned hash_cycles = sha1_model_cycles,
-                                             unsigned max_table_rows = default_max_rows) {
+                                             unsigned max_table_rows = default_max_rows,
+                                             bool track_peak = false) {
     if (cfg.devices > 1) {
         throw error("canopy uts: a join tree counts through one device's pool (device-scope joins): run it "
                     "on one device");
@@ -192,6 +194,7 @@ inline runtime_result traverse_runtime_joins(const params& p, const runtime::con
     const decision_table table = build_decision_table(p, max_table_rows);
     const device_buffer<std::uint32_t> table_words(table.words);
     runtime::join_pool<subtree_counts, fan_out> pool(records);
+    pool.track_peak(track_peak);
     const join_args g{{p, counters.data(), table.view(table_words.data()), hash_cycles, {}}, pool.view()};
     runtime::task_set<join_node_task, join_range_task, join_subtree_sum> ts{
         join_node_task{g}, join_range_task{g}, join_subtree_sum{g}};
@@ -206,6 +209,7 @@ inline runtime_result traverse_runtime_joins(const params& p, const runtime::con
     r.stats = ts.run(cfg);
     r.table_rows = table.segments;
     r.table_limit = table.limit;
+    r.join_peak = pool.peak_open();
     // Only its check that no node was deeper than the table: the counts come from the join tree.
     (void)sum_counters(counters, table, max_table_rows);
     subtree_counts c{};

@@ -190,6 +190,7 @@ struct runtime_result {
     runtime::stats stats;
     std::uint32_t table_rows = 0;  // the decision table's distinct rows (segments)
     std::uint32_t table_limit = 0; // heights it covers (open_ended: every height)
+    std::uint32_t join_peak = 0;   // by joins with track_peak: the most records open at once (else 0)
 };
 
 /// The counts in the device's count slots, added up; throws canopy::error when a node was deeper than

@@ -27,11 +27,11 @@ runtime_result traverse_runtime(const params& p, const runtime::config& cfg,
                                 unsigned hash_cycles = sha1_model_cycles,
                                 unsigned max_table_rows = default_max_rows);
 
-/// uts::traverse_runtime_joins(p, cfg, records, hash_cycles, max_table_rows).
+/// uts::traverse_runtime_joins(p, cfg, records, hash_cycles, max_table_rows, track_peak).
 runtime_result traverse_runtime_joins(const params& p, const runtime::config& cfg,
                                       unsigned records = default_join_records,
                                       unsigned hash_cycles = sha1_model_cycles,
-                                      unsigned max_table_rows = default_max_rows);
+                                      unsigned max_table_rows = default_max_rows, bool track_peak = false);
 
 /// uts::traverse_round(p, cfg, seeds, budget, capacity): one scale-out round.
 round_result traverse_round(const params& p, const runtime::config& cfg,
