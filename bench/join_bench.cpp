@@ -14,7 +14,13 @@
 // one by one), stated as such; the result must equal std::sort's. And fib(--n-timed) by joins with a
 // cut-off of 2 (the plain tree), 4, 6, 8 and 10 on the timed model (hrf-indirect): what running the
 // bottom levels in place saves.
-//   canopy_bench_join [--n N] [--n-timed N] [--repeat R] [--keys K] [--quick]
+//   canopy_bench_join [--n N] [--n-timed N] [--repeat R] [--keys K] [--queens Q] [--quick]
+// Built for a GPU backend (cuda, hip) it measures the device instead, in one command, the figures GTaP
+// publishes (notes/peers.md: fib(32) in 1.95 ms and n-queens 16 in 115.7 ms on a GH200): fib(N) spawn-
+// only, by joins and by summing joins, n-queens(Q) by summing joins and UTS (a sample tree) by joins and
+// by atomic counts, each policy the GPU runs, best of --repeat, kernel time from GPU events
+// (stats::device_ms), every result checked against its oracle:
+//   canopy_bench_join [--n N (32)] [--queens Q (16)] [--uts TREE (T1)] [--repeat R (3)] [--quick]
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
@@ -25,13 +31,18 @@
 #include <string>
 #include <vector>
 
-#include "canopy/emulator/launch.hpp"
-#include "canopy/emulator/options.hpp"
 #include "canopy/platform/platform.hpp"
 #include "canopy/runtime/runtime.hpp"
 #include "canopy/workloads/fib_join_tasks.hpp"
 #include "canopy/workloads/fib_tasks.hpp"
-#include "canopy/workloads/mergesort_join_tasks.hpp"
+#include "canopy/workloads/nqueens_join_tasks.hpp"
+#if defined(CANOPY_BACKEND_CPU)
+#    include "canopy/emulator/launch.hpp"
+#    include "canopy/emulator/options.hpp"
+#    include "canopy/workloads/mergesort_join_tasks.hpp"
+#else
+#    include "canopy/workloads/uts/compiled_runs.hpp"
+#endif
 
 #ifndef CANOPY_BENCH_BUILD_TYPE
 #    define CANOPY_BENCH_BUILD_TYPE "unknown"
@@ -42,12 +53,36 @@ namespace {
 namespace rt = canopy::runtime;
 namespace ck = canopy::workloads::checked;
 
+/// The emulator's runs: hrf8's shape (64-lane blocks); a GPU's: the runtime's defaults.
 rt::config config(rt::policy p) {
     rt::config c;
     c.policy = p;
+#if defined(CANOPY_BACKEND_CPU)
     c.block = 64;
     c.private_capacity = 64;
+#endif
     return c;
+}
+
+/// Join records of every pool here: 2^18 on the emulator; on a GPU, whose 100,000 lanes run breadth
+/// first, 2^21 (fib(32) by joins: 64 MB).
+#if defined(CANOPY_BACKEND_CPU)
+constexpr unsigned join_records = 1u << 18;
+#else
+constexpr unsigned join_records = 1u << 21;
+#endif
+
+/// n-queens(n) by summing joins, the last 5 rows of a board counted in one task (n > 6). False on a count
+/// other than the sequential one and the published one, or a record not freed.
+bool by_queens(rt::policy p, unsigned n, rt::stats& s) {
+    rt::join_sum_pool pool(join_records);
+    rt::task_set<ck::nqueens_place, ck::nqueens_total> ts{ck::nqueens_place{pool.view(), n > 6 ? 5u : 0u},
+                                                          ck::nqueens_total{pool.view()}};
+    ts.seed<ck::nqueens_place>({n, 0u, 0u, 0u, 0u, rt::join_root_slot});
+    s = ts.run(config(p));
+    const unsigned long long got = pool.result();
+    return got == ck::nqueens_count(n, 0, 0, 0, 0) && got == ck::nqueens_published[n] &&
+           pool.free_records() == pool.capacity();
 }
 
 /// Spawn-only fib(n): leaves counted by a device-scope atomic. False on a wrong count.
@@ -63,7 +98,7 @@ bool spawn_only(rt::policy p, unsigned n, rt::stats& s) {
 /// fib(n) by joins, fib(m) for m < cutoff computed in place (2: the plain tree). False on a wrong result
 /// or a record not freed.
 bool by_joins(rt::policy p, unsigned n, rt::stats& s, unsigned cutoff = 2) {
-    rt::join_pool<unsigned long long, 2> pool(1u << 18);
+    rt::join_pool<unsigned long long, 2> pool(join_records);
     rt::task_set<ck::fib_join_task, ck::fib_join_sum> ts{ck::fib_join_task{pool.view(), cutoff},
                                                          ck::fib_join_sum{pool.view()}};
     ts.seed<ck::fib_join_task>({n, rt::join_root_slot});
@@ -72,7 +107,7 @@ bool by_joins(rt::policy p, unsigned n, rt::stats& s, unsigned cutoff = 2) {
 }
 
 bool by_sums(rt::policy p, unsigned n, rt::stats& s) {
-    rt::join_sum_pool pool(1u << 18);
+    rt::join_sum_pool pool(join_records);
     rt::task_set<ck::fib_sum_task, ck::fib_sum_pass> ts{ck::fib_sum_task{pool.view()},
                                                         ck::fib_sum_pass{pool.view()}};
     ts.seed<ck::fib_sum_task>({n, rt::join_root_slot});
@@ -80,6 +115,7 @@ bool by_sums(rt::policy p, unsigned n, rt::stats& s) {
     return pool.result() == ck::fib_value(n) && pool.free_records() == pool.capacity();
 }
 
+#if defined(CANOPY_BACKEND_CPU)
 std::uint64_t device_atomics(const rt::stats& s) {
     std::uint64_t n = 0;
     for (auto v : s.atomics[2]) { // [scope device][order]
@@ -88,10 +124,13 @@ std::uint64_t device_atomics(const rt::stats& s) {
     return n;
 }
 
+#endif
+
 } // namespace
 
+#if defined(CANOPY_BACKEND_CPU)
 int main(int argc, char** argv) {
-    unsigned n = 24, n_timed = 16, reps = 3, keys = 1000000;
+    unsigned n = 24, n_timed = 16, reps = 3, keys = 1000000, queens = 9;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--quick") {
@@ -99,20 +138,26 @@ int main(int argc, char** argv) {
             n_timed = 10;
             reps = 1;
             keys = 20000;
-        } else if ((a == "--n" || a == "--n-timed" || a == "--repeat" || a == "--keys") && i + 1 < argc) {
+            queens = 7;
+        } else if ((a == "--n" || a == "--n-timed" || a == "--repeat" || a == "--keys" || a == "--queens") &&
+                   i + 1 < argc) {
             const unsigned v = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
-            (a == "--n" ? n : a == "--n-timed" ? n_timed : a == "--keys" ? keys : reps) = v;
+            (a == "--n"         ? n
+             : a == "--n-timed" ? n_timed
+             : a == "--keys"    ? keys
+             : a == "--queens"  ? queens
+                                : reps) = v;
         } else {
             std::fprintf(
                 stderr, "usage: canopy_bench_join [--n N (24)] [--n-timed N (16)] [--repeat R (3)] [--keys K "
-                        "(1000000)] [--quick]\n");
+                        "(1000000)] [--queens Q (9)] [--quick]\n");
             return 2;
         }
     }
-    if (n < 2 || n > 32 || n_timed < 2 || n_timed > 24 || reps == 0 || keys == 0 || keys > (1u << 26)) {
-        std::fprintf(
-            stderr,
-            "canopy_bench_join: --n in 2..32, --n-timed in 2..24, --repeat >= 1, --keys in 1..2^26\n");
+    if (n < 2 || n > 32 || n_timed < 2 || n_timed > 24 || reps == 0 || keys == 0 || keys > (1u << 26) ||
+        queens < 1 || queens > 16) {
+        std::fprintf(stderr, "canopy_bench_join: --n in 2..32, --n-timed in 2..24, --repeat >= 1, --keys in "
+                             "1..2^26, --queens in 1..16\n");
         return 2;
     }
     int rc = 0;
@@ -263,6 +308,134 @@ int main(int argc, char** argv) {
                         tasks);
         }
     }
+    {
+        std::printf("\n%u-queens by summing joins (parallel scheduler, 2 threads, coherent memory, hrf8: "
+                    "host seconds, an emulator ratio, not a GPU's)\n%-15s %12s %10s %14s\n",
+                    queens, "policy", "seconds", "tasks", "tasks/s");
+        for (rt::policy p : rt::all_policies) {
+            canopy::emu::options o;
+            o.device = canopy::emu::preset("hrf8");
+            o.scheduler = canopy::emu::scheduler_kind::parallel;
+            o.threads = 2;
+            canopy::emu::scoped_options so(o);
+            rt::stats sq;
+            double best = 1e30;
+            for (unsigned r = 0; r < reps; ++r) {
+                if (!by_queens(p, queens, sq)) {
+                    std::printf("FAIL: %s %u-queens by summing joins\n", rt::to_string(p), queens);
+                    rc = 1;
+                }
+                best = std::min(best, sq.seconds);
+            }
+            std::printf("%-15s %12.4f %10llu %14.0f\n", rt::to_string(p), best,
+                        static_cast<unsigned long long>(sq.total_tasks()),
+                        static_cast<double>(sq.total_tasks()) / best);
+        }
+    }
     std::printf("\n%s\n", rc == 0 ? "OK: every result matched its oracle" : "FAILED");
     return rc;
 }
+#else
+namespace {
+
+/// The best (least) kernel time of `reps` runs of `run` (each returning false on a wrong result), in ms;
+/// the tasks of the last run in *tasks. A wrong result sets *ok false.
+template <class Run> double best_ms(unsigned reps, Run&& run, unsigned long long* tasks, bool* ok) {
+    double best = 1e30;
+    for (unsigned r = 0; r < reps; ++r) {
+        rt::stats s;
+        if (!run(s)) {
+            *ok = false;
+        }
+        best = std::min(best, s.device_ms);
+        *tasks = s.total_tasks();
+    }
+    return best;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    unsigned n = 32, queens = 16, reps = 3;
+    std::string tree = "T1";
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--quick") {
+            n = 24;
+            queens = 12;
+            reps = 1;
+        } else if ((a == "--n" || a == "--queens" || a == "--repeat") && i + 1 < argc) {
+            const unsigned v = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
+            (a == "--n" ? n : a == "--queens" ? queens : reps) = v;
+        } else if (a == "--uts" && i + 1 < argc) {
+            tree = argv[++i];
+        } else {
+            std::fprintf(stderr, "usage: canopy_bench_join [--n N (32)] [--queens Q (16)] [--uts TREE (T1)] "
+                                 "[--repeat R (3)] [--quick]\n");
+            return 2;
+        }
+    }
+    namespace uts = canopy::workloads::uts;
+    const uts::sample_tree* sample = uts::find_sample_tree(tree);
+    if (n < 2 || n > 36 || queens < 1 || queens > 16 || reps == 0 || sample == nullptr ||
+        !sample->expected.known()) {
+        std::fprintf(stderr,
+                     "canopy_bench_join: --n in 2..36, --queens in 1..16, --repeat >= 1, --uts a sample "
+                     "tree with published counts (T1, T3, T5, ...)\n");
+        return 2;
+    }
+    const uts::params tp = uts::sample_params(tree);
+    std::printf(
+        "canopy_bench_join (%s backend, %s build): kernel ms (%s), best of %u; GTaP (GH200, published, "
+        "not measured here): fib(32) 1.95 ms, 16-queens 115.7 ms\n",
+        CANOPY_BACKEND_NAME, CANOPY_BENCH_BUILD_TYPE, canopy::device_clock, reps);
+    std::printf("%-15s %12s %12s %9s %12s %12s %12s %12s %12s %9s %14s\n", "policy", "fib spawn ms",
+                "fib join ms", "j/s", "fib sum ms", "join task/s", "queens ms", "uts join ms", "uts atom ms",
+                "j/a", "queens task/s");
+    int rc = 0;
+    try {
+        for (rt::policy p : rt::all_policies) {
+            if (!rt::policy_available(p)) {
+                continue;
+            }
+            bool ok = true;
+            unsigned long long ts = 0, tj = 0, tu = 0, tq = 0, tuj = 0, tua = 0;
+            const double spawn = best_ms(
+                reps, [&](rt::stats& s) { return spawn_only(p, n, s); }, &ts, &ok);
+            const double join = best_ms(
+                reps, [&](rt::stats& s) { return by_joins(p, n, s); }, &tj, &ok);
+            const double sum = best_ms(
+                reps, [&](rt::stats& s) { return by_sums(p, n, s); }, &tu, &ok);
+            const double q = best_ms(
+                reps, [&](rt::stats& s) { return by_queens(p, queens, s); }, &tq, &ok);
+            const auto uts_run = [&](bool joins, rt::stats& s) {
+                const uts::runtime_result r = joins ? uts::compiled::traverse_runtime_joins(tp, config(p))
+                                                    : uts::compiled::traverse_runtime(tp, config(p));
+                s = r.stats;
+                return r.c.nodes == sample->expected.nodes && r.c.leaves == sample->expected.leaves &&
+                       r.c.depth == sample->expected.depth;
+            };
+            const double uj = best_ms(
+                reps, [&](rt::stats& s) { return uts_run(true, s); }, &tuj, &ok);
+            const double ua = best_ms(
+                reps, [&](rt::stats& s) { return uts_run(false, s); }, &tua, &ok);
+            std::printf("%-15s %12.3f %12.3f %9.2f %12.3f %12.3g %12.3f %12.3f %12.3f %9.2f %14.3g\n",
+                        rt::to_string(p), spawn, join, join / spawn, sum,
+                        static_cast<double>(tj) / join * 1e3, q, uj, ua, uj / ua,
+                        static_cast<double>(tq) / q * 1e3);
+            if (!ok) {
+                std::printf("FAIL: %s: a result did not match its oracle (fib(%u) = %llu, %u-queens = %llu, "
+                            "%s's published counts)\n",
+                            rt::to_string(p), n, ck::fib_value(n), queens, ck::nqueens_published[queens],
+                            tree.c_str());
+                rc = 1;
+            }
+        }
+    } catch (const canopy::error& e) {
+        std::fprintf(stderr, "canopy_bench_join: %s\n", e.what());
+        return 1;
+    }
+    std::printf("\n%s\n", rc == 0 ? "OK: every result matched its oracle" : "FAILED");
+    return rc;
+}
+#endif

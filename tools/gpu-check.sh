@@ -36,12 +36,15 @@ usage: tools/gpu-check.sh [options]
                        under hrf-direct, hrf-indirect and steal-emulated on the ring core, T1 and T3 on
                        the locked core; device ms, donations and steals, each policy's speedup over
                        hrf-direct beside the timed model's (bench/hrf_model_speedups.tsv); --out/hrf.tsv
+  --joins              after the checks, fork-join beside GTaP's published figures: canopy_bench_join
+                       (fib(32) spawn-only, by joins and by summing joins, 16-queens, UTS T1 by joins and
+                       by atomics; kernel ms per policy), its table in --out/joins.txt
   -h, --help           this text
 exit status: 0 every check passed, 1 some check failed or hung, 2 usage error
 EOF
 }
 root=$(cd "$(dirname "$0")/.." && pwd)
-backend="" arch="" build="" no_build=0 dry=0 quick=0 tmo=60 max_hangs=3 peers="" peers_args="" hrf=0
+backend="" arch="" build="" no_build=0 dry=0 quick=0 tmo=60 max_hangs=3 peers="" peers_args="" hrf=0 joins=0
 graphs=/usr/share/doc/libmetis-dev/examples/graphs out=gpu-check-out
 while (($#)); do
   case $1 in
@@ -58,6 +61,7 @@ while (($#)); do
     --peers) peers=${2:?--peers needs the folder of a fetched Atos}; shift 2 ;;
     --peers-args) peers_args=${2?--peers-args needs a string}; shift 2 ;;
     --hrf) hrf=1; shift ;;
+    --joins) joins=1; shift ;;
     -h | --help) usage; exit 0 ;;
     *) echo "gpu-check: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -85,6 +89,7 @@ fi
 build=${build:-$root/build/gpu-check-$backend}
 canopy=$build/cli/canopy
 gtests=$build/tests/gpu/canopy_gpu_tests
+bench_join=$build/bench/canopy_bench_join
 
 # --- build ---------------------------------------------------------------------------------------
 t0=$(date +%s)
@@ -93,7 +98,7 @@ if ((!no_build)); then
   [[ $backend == cuda ]] && export PATH="/usr/local/cuda/bin:$PATH"
   cmake --preset "$backend" -B "$build" -DCANOPY_GPU_TARGETS="$arch" -DCANOPY_GPU_TESTS=ON >"$build.configure.log" 2>&1 ||
     { cat "$build.configure.log"; echo "gpu-check: configure failed (tools/deps.sh installs what is missing)" >&2; exit 1; }
-  cmake --build "$build" --target canopy canopy_gpu_tests >"$build.build.log" 2>&1 ||
+  cmake --build "$build" --target canopy canopy_gpu_tests canopy_bench_join >"$build.build.log" 2>&1 ||
     { tail -50 "$build.build.log"; echo "gpu-check: build failed (log: $build.build.log)" >&2; exit 1; }
   echo "gpu-check: built in $(( $(date +%s) - t0 )) s"
 fi
@@ -106,6 +111,10 @@ fi
 if ((dry)); then
   "$canopy" --help | head -1
   "$gtests" --gtest_list_tests | grep -c '^  ' | xargs echo "gpu-check: dry run: GPU tests listed:"
+  if ((joins)); then
+    [[ -x $bench_join ]] || { echo "gpu-check: --joins needs $bench_join (build it: --target canopy_bench_join)" >&2; exit 1; }
+    echo "gpu-check: dry run: $bench_join is built"
+  fi
   echo "gpu-check: dry run OK (nothing was run on a GPU)"
   exit 0
 fi
@@ -222,6 +231,18 @@ if ((hrf)); then
     done
   done
   hrf_table
+fi
+if ((joins)); then
+  # Fork-join beside GTaP's published figures: one bench run, its own table, every result checked.
+  echo
+  echo "gpu-check: fork-join on this GPU (canopy_bench_join; GTaP's published GH200 figures in its header line)"
+  if timeout -k 5 $((tmo * 10)) "$bench_join" >"$out/joins.txt" 2>"$out/joins.err"; then
+    cat "$out/joins.txt"
+  else
+    cat "$out/joins.txt" "$out/joins.err"
+    echo "gpu-check: canopy_bench_join failed or hung (its output above; results in $out/joins.txt)"
+    failed=$((failed + 1))
+  fi
 fi
 if [[ -n $peers ]]; then
   # One implementation of the side-by-side run: the bench script (it builds Atos, writes the inputs

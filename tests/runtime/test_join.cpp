@@ -16,6 +16,7 @@
 #include "canopy/runtime/runtime.hpp"
 #include "canopy/workloads/fib_join_tasks.hpp"
 #include "canopy/workloads/mergesort_join_tasks.hpp"
+#include "canopy/workloads/nqueens_join_tasks.hpp"
 
 namespace {
 
@@ -342,6 +343,55 @@ INSTANTIATE_TEST_SUITE_P(
 
 // fib(20) on the coherent model: a deeper recursion than fib(16) (10,945 inner nodes, so as many joins;
 // examples/fib-join runs fib(30) in CI, on the parallel scheduler).
+// N-queens by summing joins (nqueens_join_tasks.hpp, canopy_bench_join's GTaP benchmark): the sequential
+// count against OEIS A000170 on the host, then the tasks against both for N = 1..8, on the scoped-cache
+// model (a fork of up to N children; with a cut-off of 5 rows from N = 7 on, and none below).
+TEST(Join, NQueensBySummingJoinsMatchesThePublishedCounts) {
+    namespace ck = canopy::workloads::checked;
+    for (unsigned n = 1; n <= 12; ++n) {
+        EXPECT_EQ(ck::nqueens_count(n, 0, 0, 0, 0), ck::nqueens_published[n]) << n << "-queens, sequential";
+    }
+    auto o = canopy::test::emu_options("tiny");
+    o.memory_model = canopy::emu::memory_model_kind::scoped;
+    canopy::test::for_seeds(o, 2, [&] {
+        for (unsigned n = 1; n <= 8; ++n) {
+            rt::join_sum_pool pool(4096);
+            rt::task_set<ck::nqueens_place, ck::nqueens_total> ts{
+                ck::nqueens_place{pool.view(), n > 6 ? 5u : 0u}, ck::nqueens_total{pool.view()}};
+            ts.seed<ck::nqueens_place>({n, 0u, 0u, 0u, 0u, rt::join_root_slot});
+            ts.run(cfg(rt::policy::hrf_indirect, rt::queue_design::ring));
+            EXPECT_EQ(pool.result(), ck::nqueens_published[n]) << n << "-queens by summing joins";
+            EXPECT_EQ(pool.free_records(), 4096u) << n << "-queens: a record was not freed";
+        }
+    });
+}
+
+// The open-record peak (join_pool::track_peak): off, it reads 0; on, fib(12)'s run must have held at
+// least the deepest leaf's ancestors' records at once (fib(12)'s deepest path opens 11: fib(12) down to
+// fib(2)) and at most every join (F(13) - 1 = 232); a second run after reset() measures again.
+TEST(Join, PeakOpenRecordsIsMeasuredWhenTracked) {
+    canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
+    rt::join_pool<result_t, 2> pool(1024);
+    const auto run = [&] {
+        rt::task_set<fib_join_task, fib_join_sum> ts{fib_join_task{pool.view()}, fib_join_sum{pool.view()}};
+        ts.seed<fib_join_task>(fib_join_args{12, rt::join_root_slot});
+        ts.run(cfg(rt::policy::hrf_indirect, rt::queue_design::ring));
+        return pool.result();
+    };
+    EXPECT_EQ(run(), fib(12));
+    EXPECT_EQ(pool.peak_open(), 0u) << "not tracked, yet counted";
+    pool.reset();
+    pool.track_peak(true);
+    EXPECT_EQ(run(), fib(12));
+    const unsigned peak = pool.peak_open();
+    EXPECT_GE(peak, 11u);
+    EXPECT_LE(peak, 232u);
+    pool.reset();
+    EXPECT_EQ(pool.peak_open(), 0u) << "reset() keeps the last run's peak";
+    EXPECT_EQ(run(), fib(12));
+    EXPECT_GE(pool.peak_open(), 11u);
+}
+
 TEST(Join, Fib20IsExact) {
     canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
     unsigned free_after = 0;
