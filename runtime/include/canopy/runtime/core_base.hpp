@@ -124,8 +124,9 @@ template <policy P, class... Tasks> struct core_base {
 
     /// Every lane, converged, after its front ran: resolves the join completions the lanes deferred
     /// (join_continuation.hpp) and runs each resolved record's continuation inline, round after round
-    /// until none is left; the leader counts them (c_inline). Nothing at all when no task type is a
-    /// continuation.
+    /// until none is left; the leader counts them as private-level tasks (they never left the sub-group,
+    /// and a counter of their own would make every kernel's counter row, in local memory, a word
+    /// longer). Nothing at all when no task type is a continuation.
     ///   - Lanes completing the same record sit side by side (siblings are packed together), so a run
     ///     of equal counts is one segment: its first lane (the head) decrements the count by the run's
     ///     length k in one RMW, or, when k is the record's child count, not at all (no other child
@@ -166,7 +167,7 @@ template <policy P, class... Tasks> struct core_base {
                 }
             }
             if (leader) {
-                counters[c_inline] += ran;
+                counters[c_tasks + static_cast<unsigned>(lvl_private)] += ran;
             }
         }
     }

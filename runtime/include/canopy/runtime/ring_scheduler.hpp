@@ -740,52 +740,10 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         }
     }
 
-    /// Every lane, after tasks ran: counts `ran` of them finished and their children spawned (one RMW,
-    /// before any child can be published), then packs the children (spilling outward when the private
-    /// ring would overflow). False when the front ends here: a staging buffer or the queues overflowed.
-    CANOPY_DEVICE bool count_and_pack(ctx_t& ctx, unsigned ran, unsigned wg, unsigned sg, bool leader,
-                                      unsigned lane, loop_state& s, bool traced) const {
-        const unsigned lanes = subgroup_size();
-        child_counts c;
-        child_split x;
-        const bool staging_overflow = tally_children(ctx, lanes, c); // every lane has finished its task
-        const std::uint64_t pack_since = traced ? trace_clock() : 0;
-        if (staging_overflow) {
-            if (detail::context_access::overflowed(ctx)) {
-                report(status(), failure::staging_overflow, sg * max_subgroup_size + lane);
-            }
-            return false;
-        }
-        classify_children(ctx, lanes, leader, c, x);
-        if (leader) {
-            // Before any child can be published: a spill below hands fronts to other sub-groups
-            // mid-pack, and they must not finish a child before it is counted.
-            const unsigned left = this->count_front(ran, x.spawned, sg, s.counters);
-            if (devices > 1 && left == 0) {
-                device_dry(s.counters); // several devices: this device has no task left
-            }
-            if (traced) {
-                trace_count(trace_counter::outstanding, 0, left);
-            }
-        }
-        const bool overflow = pack_children(ctx, wg, sg, leader, lane, c, x, s);
-        // Lanes -> leader hand-off of the packed payloads (at the private scope).
-        handoff_barrier();
-        if (overflow) {
-            return false;
-        }
-        if (order == task_order::priority && x.far_fronts != 0) {
-            defer_far(x, wg, sg, leader, lane, s);
-        }
-        if (traced) {
-            trace_span(trace_kind::pack, pack_since, x.spawned);
-        }
-        return true;
-    }
-
     /// The loop of one sub-group; `wg` / `nwg`: this work-group's (participating) id and their count.
     /// pick → read → hand back → run → count → pack → share → resolve (joins), each step a function above.
     CANOPY_DEVICE void operator()(unsigned wg, unsigned nwg) const {
+        const unsigned lanes = subgroup_size();
         const unsigned lane = lane_id();
         const bool leader = lane == 0;
         const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
@@ -824,23 +782,67 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             detail::context_access::clear(ctx);
             dispatch(r.type, lane < r.count, words, ctx); // every lane: a cooperative type needs them all
             // A front whose lanes deferred join completions is not finished until they are resolved
-            // (after the share below): one of its tasks stays counted until then.
+            // (the second pass below, after the share): one of its tasks stays counted until then.
             const bool joins = this->joins_deferred(ctx);
-            if (traced) {
-                trace_span(trace_kind::run, run_since, r.count);
-            }
-            if (!count_and_pack(ctx, r.count - (joins ? 1u : 0u), wg, sg, leader, lane, s, traced)) {
-                continue;
-            }
-            share_on_demand(wg, sg, leader, lane, s, traced);
-            if (traced) {
-                trace_count(trace_counter::private_queue, 0, s.tail - s.head);
-            }
-            if (joins) {
-                // ---- resolve: the front's children are published; now its joins' continuations ----
-                detail::context_access::clear_staged(ctx);
-                this->resolve_joins(ctx, lane, leader, s.counters);
-                (void)count_and_pack(ctx, 1u, wg, sg, leader, lane, s, traced);
+            unsigned ran = r.count - (joins ? 1u : 0u);
+            for (unsigned pass = 0;; ++pass) {
+                // ---- count, then pack (into the private ring; spilling outward when it would overflow) ----
+                child_counts c;
+                child_split x;
+                const bool staging_overflow =
+                    tally_children(ctx, lanes, c); // every lane has finished its task
+                if (traced && pass == 0) {
+                    trace_span(trace_kind::run, run_since, r.count);
+                }
+                const std::uint64_t pack_since = traced ? trace_clock() : 0;
+                if (staging_overflow) {
+                    if (detail::context_access::overflowed(ctx)) {
+                        report(status(), failure::staging_overflow, sg * max_subgroup_size + lane);
+                    }
+                    break; // the next pick sees the status word and stops
+                }
+                classify_children(ctx, lanes, leader, c, x);
+                if (leader) {
+                    // Before any child can be published: a spill below hands fronts to other sub-groups
+                    // mid-pack, and they must not finish a child before it is counted.
+                    const unsigned left = this->count_front(ran, x.spawned, sg, s.counters);
+                    if (devices > 1 && left == 0) {
+                        device_dry(s.counters); // several devices: this device has no task left
+                    }
+                    if (traced) {
+                        trace_count(trace_counter::outstanding, 0, left);
+                    }
+                }
+                const bool overflow = pack_children(ctx, wg, sg, leader, lane, c, x, s);
+                // Lanes -> leader hand-off of the packed payloads (at the private scope).
+                handoff_barrier();
+                if (overflow) {
+                    break;
+                }
+                if (order == task_order::priority && x.far_fronts != 0) {
+                    defer_far(x, wg, sg, leader, lane, s);
+                }
+                if (traced) {
+                    trace_span(trace_kind::pack, pack_since, x.spawned);
+                }
+                if (pass == 0) { // ---- share on demand ----
+                    share_on_demand(wg, sg, leader, lane, s, traced);
+                    if (traced) {
+                        trace_count(trace_counter::private_queue, 0, s.tail - s.head);
+                    }
+                }
+                if constexpr (!ctx_t::defers_joins) {
+                    break; // no resolve step at all
+                } else {
+                    if (!joins || pass != 0) {
+                        break;
+                    }
+                    // ---- resolve: the front's children are published; now its joins' continuations,
+                    // whose own children the second pass counts and packs ----
+                    detail::context_access::clear_staged(ctx);
+                    this->resolve_joins(ctx, lane, leader, s.counters);
+                    ran = 1u;
+                }
             }
         }
 

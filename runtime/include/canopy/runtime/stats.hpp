@@ -36,7 +36,8 @@ constexpr const char* level_name(unsigned l) {
 
 /// One row of device counters per sub-group.
 enum counter : unsigned {
-    c_tasks = 0,                     // tasks run, per level: c_tasks + level
+    c_tasks = 0,                     // tasks run, per level: c_tasks + level (a join continuation run inline
+                                     // by its sub-group's resolve step counts as private: it never left it)
     c_fronts = c_tasks + num_levels, // fronts run, per level
     c_partial = c_fronts + num_levels,
     c_donate_wg,
@@ -53,7 +54,6 @@ enum counter : unsigned {
     c_donate_system, // fronts donated to the system ring (several devices)
     c_device_dry,    // times this sub-group's count step left its device with no task (several devices)
     c_device_away,   // fronts taken from a device ring other than the work-group's home ring
-    c_inline,        // join continuations run inline by the resolve step (join_continuation.hpp)
     num_counters
 };
 
@@ -71,9 +71,6 @@ struct stats : launch_memory_counters {
     // Fronts taken from a device ring other than the work-group's home ring (config::device_rings > 1:
     // the idle probes that find work shared into another work-group's ring).
     std::uint64_t device_fronts_away = 0;
-    // Join continuations run inline, in the front whose completions resolved their record
-    // (join_continuation.hpp): tasks that never entered a ring, counted in total_tasks().
-    std::uint64_t tasks_inline = 0;
     // Several devices (config::devices): fronts donated to the system ring, and the times a device ran
     // dry (its outstanding count reached 0 while the run went on, or at its end).
     std::uint64_t donations_to_system = 0, devices_dry = 0;
@@ -89,7 +86,7 @@ struct stats : launch_memory_counters {
     double device_ms = 0;
 
     std::uint64_t total_tasks() const {
-        std::uint64_t n = tasks_inline;
+        std::uint64_t n = 0;
         for (auto t : tasks) {
             n += t;
         }
@@ -115,7 +112,6 @@ struct stats : launch_memory_counters {
         for (unsigned l = 0; l < num_levels; ++l) {
             f(std::string("fronts_") + level_name(l), fronts[l]);
         }
-        f("tasks_inline", tasks_inline);
         f("tasks_spawned", tasks_spawned);
         f("partial_fronts", partial_fronts);
         f("donations_to_workgroup", donations_to_workgroup);
@@ -168,7 +164,6 @@ struct stats : launch_memory_counters {
         donations_to_system += row[c_donate_system];
         devices_dry += row[c_device_dry];
         device_fronts_away += row[c_device_away];
-        tasks_inline += row[c_inline];
     }
 };
 

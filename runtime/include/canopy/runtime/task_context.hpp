@@ -95,7 +95,16 @@ namespace detail {
 struct context_access;
 } // namespace detail
 
-template <class... Tasks> class task_context {
+namespace detail {
+/// The deferred-completion slot of a context whose task set has a continuation the runtime can run
+/// inline; empty otherwise (empty base), so that every other kernel's context, which lives in local
+/// memory (its per-type counts are indexed at run time), is not a word larger.
+template <bool Defers> struct deferred_slot { deferred_join deferred_{nullptr, 0, 0, 0}; };
+template <> struct deferred_slot<false> {};
+} // namespace detail
+
+template <class... Tasks>
+class task_context : private detail::deferred_slot<(detail::is_inline_continuation<Tasks> || ...)> {
   public:
     static constexpr unsigned W = payload_words<Tasks...>;
     /// Whether a completion may be deferred to the sub-group (join_continuation.hpp): some task type
@@ -152,22 +161,31 @@ template <class... Tasks> class task_context {
         if constexpr (!detail::is_inline_continuation<Cont>) {
             return false;
         } else {
-            if (deferred_.pending != nullptr) {
+            if (this->deferred_.pending != nullptr) {
                 return false;
             }
-            deferred_ = {pending, n, record, detail::index_of<Cont, Tasks...>::value};
+            this->deferred_ = {pending, n, record, detail::index_of<Cont, Tasks...>::value};
             return true;
         }
     }
-    CANOPY_DEVICE bool has_deferred() const { return deferred_.pending != nullptr; }
-    /// The deferred completion, removed (a continuation run for it may defer its own).
+    CANOPY_DEVICE bool has_deferred() const {
+        if constexpr (defers_joins) {
+            return this->deferred_.pending != nullptr;
+        } else {
+            return false;
+        }
+    }
+    /// The deferred completion, removed (a continuation run for it may defer its own). Only where
+    /// defers_joins (the cores' resolve step).
     CANOPY_DEVICE detail::deferred_join take_deferred() {
-        const detail::deferred_join e = deferred_;
-        deferred_.pending = nullptr;
+        const detail::deferred_join e = this->deferred_;
+        this->deferred_.pending = nullptr;
         return e;
     }
     CANOPY_DEVICE void clear() {
-        deferred_.pending = nullptr;
+        if constexpr (defers_joins) {
+            this->deferred_.pending = nullptr;
+        }
         clear_staged();
     }
     /// The staged tasks only (packed already), not a deferred completion.
@@ -185,7 +203,6 @@ template <class... Tasks> class task_context {
     unsigned n_ = 0;
     unsigned per_type_[sizeof...(Tasks)] = {};
     bool overflow_ = false;
-    detail::deferred_join deferred_{nullptr, 0, 0, 0};
 };
 
 namespace detail {
