@@ -96,7 +96,7 @@ t0=$(date +%s)
 if ((!no_build)); then
   echo "gpu-check: building the $backend preset for $arch in $build"
   [[ $backend == cuda ]] && export PATH="/usr/local/cuda/bin:$PATH"
-  cmake --preset "$backend" -B "$build" -DCANOPY_GPU_TARGETS="$arch" -DCANOPY_GPU_TESTS=ON >"$build.configure.log" 2>&1 ||
+  cmake --preset "$backend" -B "$build" -DCANOPY_GPU_TARGETS="$arch" -DCANOPY_GPU_TESTS=ON -DCANOPY_BUILD_BENCH=ON >"$build.configure.log" 2>&1 ||
     { cat "$build.configure.log"; echo "gpu-check: configure failed (tools/deps.sh installs what is missing)" >&2; exit 1; }
   cmake --build "$build" --target canopy canopy_gpu_tests canopy_bench_join >"$build.build.log" 2>&1 ||
     { tail -50 "$build.build.log"; echo "gpu-check: build failed (log: $build.build.log)" >&2; exit 1; }
