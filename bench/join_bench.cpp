@@ -116,6 +116,23 @@ bool by_sums(rt::policy p, unsigned n, rt::stats& s) {
 }
 
 #if defined(CANOPY_BACKEND_CPU)
+/// The emulator runs' two settings: hrf8 on the parallel scheduler (2 threads, coherent memory: host
+/// throughput), and hrf8 on the timed scoped-cache model (simulated cycles).
+canopy::emu::options parallel_hrf8() {
+    canopy::emu::options o;
+    o.device = canopy::emu::preset("hrf8");
+    o.scheduler = canopy::emu::scheduler_kind::parallel;
+    o.threads = 2;
+    return o;
+}
+canopy::emu::options timed_hrf8() {
+    canopy::emu::options o;
+    o.device = canopy::emu::preset("hrf8");
+    o.memory_model = canopy::emu::memory_model_kind::scoped;
+    o.timed = true;
+    return o;
+}
+
 std::uint64_t device_atomics(const rt::stats& s) {
     std::uint64_t n = 0;
     for (auto v : s.atomics[2]) { // [scope device][order]
@@ -168,11 +185,7 @@ int main(int argc, char** argv) {
                 "policy", "spawn tasks/s", "join tasks/s", "join/spawn", "fib nodes: j/s", "sum tasks/s",
                 "sum/spawn");
     for (rt::policy p : rt::all_policies) {
-        canopy::emu::options o;
-        o.device = canopy::emu::preset("hrf8");
-        o.scheduler = canopy::emu::scheduler_kind::parallel;
-        o.threads = 2;
-        canopy::emu::scoped_options so(o);
+        canopy::emu::scoped_options so(parallel_hrf8());
         double best_s = 0, best_j = 0, nodes_j = 0, best_u = 0; // spawn-only tasks are fib nodes
         rt::stats s;
         (void)spawn_only(p, n, s); // warm-up: fiber stacks and first-touch memory
@@ -209,11 +222,7 @@ int main(int argc, char** argv) {
         n_timed, "policy", "spawn cyc", "join cyc", "j/s", "spawn c/task", "join c/task", "dev.at/t s",
         "dev.at/t j", "sum cyc", "dev.at/t u");
     for (rt::policy p : rt::all_policies) {
-        canopy::emu::options o;
-        o.device = canopy::emu::preset("hrf8");
-        o.memory_model = canopy::emu::memory_model_kind::scoped;
-        o.timed = true;
-        canopy::emu::scoped_options so(o);
+        canopy::emu::scoped_options so(timed_hrf8());
         rt::stats ss, sj, su;
         if (!spawn_only(p, n_timed, ss) || !by_joins(p, n_timed, sj) || !by_sums(p, n_timed, su)) {
             std::printf("FAIL: %s fib(%u) on the timed SCM\n", rt::to_string(p), n_timed);
@@ -236,11 +245,7 @@ int main(int argc, char** argv) {
         std::printf("\ntimed scoped-cache model, hrf8, hrf-indirect, fib(%u) by joins with a cut-off: fib(m) "
                     "for m < cut-off computed in place\n%-8s %12s %10s %12s %12s %14s\n",
                     n_timed, "cut-off", "join cyc", "tasks", "/ plain", "/ spawn-only", "dev.at/task");
-        canopy::emu::options o;
-        o.device = canopy::emu::preset("hrf8");
-        o.memory_model = canopy::emu::memory_model_kind::scoped;
-        o.timed = true;
-        canopy::emu::scoped_options so(o);
+        canopy::emu::scoped_options so(timed_hrf8());
         rt::stats ss;
         if (!spawn_only(rt::policy::hrf_indirect, n_timed, ss)) {
             std::printf("FAIL: spawn-only fib(%u)\n", n_timed);
@@ -286,11 +291,7 @@ int main(int argc, char** argv) {
                               std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
         }
         for (rt::policy p : rt::all_policies) {
-            canopy::emu::options o;
-            o.device = canopy::emu::preset("hrf8");
-            o.scheduler = canopy::emu::scheduler_kind::parallel;
-            o.threads = 2;
-            canopy::emu::scoped_options so(o);
+            canopy::emu::scoped_options so(parallel_hrf8());
             double best = 1e30;
             unsigned long long tasks = 0;
             for (unsigned r = 0; r < reps; ++r) {
@@ -313,11 +314,7 @@ int main(int argc, char** argv) {
                     "host seconds, an emulator ratio, not a GPU's)\n%-15s %12s %10s %14s\n",
                     queens, "policy", "seconds", "tasks", "tasks/s");
         for (rt::policy p : rt::all_policies) {
-            canopy::emu::options o;
-            o.device = canopy::emu::preset("hrf8");
-            o.scheduler = canopy::emu::scheduler_kind::parallel;
-            o.threads = 2;
-            canopy::emu::scoped_options so(o);
+            canopy::emu::scoped_options so(parallel_hrf8());
             rt::stats sq;
             double best = 1e30;
             for (unsigned r = 0; r < reps; ++r) {

@@ -7,7 +7,9 @@
 //      own result goes (its parent's slot, or the root);
 //   2. spawns its n children, each carrying one slot (record.slot(i)), and returns;
 //   3. each child, when it is done, delivers its result (complete<Cont>(ctx, slot, value)): the child
-//      that brings the count to zero spawns the continuation task Cont, with the record as its payload;
+//      that brings the count to zero runs the continuation task Cont, with the record as its payload:
+//      inline, by its sub-group's resolve step, which combines a front's completions of one record
+//      (join_continuation.hpp), or spawned, on the paths that header lists;
 //   4. the continuation takes the results (take(p)): the slots, and `to`. It frees the record and
 //      completes `to` with a value of its own, or forks again passing `to` on (nesting: a continuation
 //      is the rest of its task, so whatever it joins is part of that task's completion).
@@ -29,7 +31,8 @@
 //     fetch_subs form one release sequence, so that load synchronizes with every child's release, and
 //     every slot store happens-before the continuation's reads whatever queues and scopes carried the
 //     continuation itself (R3: the last child spawns it, never calls it, so chains of completions
-//     never recurse).
+//     never recurse). That is the spawned path; the inline one (join_continuation.hpp) is ordered by
+//     the resolve step instead, and resolves chains round by round, never by recursion either.
 //   - Free lists: versioned Treiber stacks of record indices, each head carrying a version (ABA: a
 //     record is freed and taken again while a slow pop still holds its old head). A work-item pops
 //     from and pushes to the stack of its global id modulo the stripe count, and pops from the next
@@ -402,9 +405,11 @@ template <class R, unsigned K = 8> struct join_view {
         // Deferred to the sub-group (join_continuation.hpp): its resolve step orders this slot store
         // before the combined RMW's release, or before the inline continuation that reads it. The
         // record's child count is a plain read: open() wrote it before any child existed (rule R1).
-        if (detail::context_access::defer_join<Cont>(ctx, &pending[to.record], ld(&meta[3 * to.record + 2]),
-                                                     to.record)) {
-            return;
+        if constexpr (detail::is_inline_continuation<Cont>) { // else the child count is not read at all
+            if (detail::context_access::defer_join<Cont>(ctx, &pending[to.record],
+                                                         ld(&meta[3 * to.record + 2]), to.record)) {
+                return;
+            }
         }
         // Release at device scope: this slot store happens-before the continuation (its acquire load
         // of the count reads the end of this release sequence).
