@@ -103,6 +103,13 @@ template <class R, unsigned K> struct join_results {
     join_slot to;
 };
 
+/// What take(p, visit) returns beside the results it visits: how many, and where the continuation's
+/// own result goes.
+struct join_taken {
+    unsigned n;
+    join_slot to;
+};
+
 namespace detail {
 /// join_pool's failure flags (bits of one word).
 inline constexpr unsigned join_exhausted = 1u, join_too_wide = 2u;
@@ -422,21 +429,35 @@ template <class R, unsigned K = 8> struct join_view {
     /// The continuation's first step: the results and `to`; frees the record.
     CANOPY_DEVICE join_results<R, K> take(const join_payload& p) const {
         join_results<R, K> r{};
+        const join_taken t = take(p, [&r](unsigned i, const R& v) { r.value[i] = v; });
+        r.n = t.n;
+        r.to = t.to;
+        return r;
+    }
+
+    /// take(p) without the array of K results: visit(i, value) for each child i < n, in order; returns n
+    /// and `to`; frees the record. A continuation that folds its children's results should use this:
+    /// take(p)'s join_results is K results in the lane's local memory (UTS's subtree sums: 192 bytes of
+    /// stack on sm_90), once for each place the continuation is compiled (its run, and the resolve step
+    /// that runs it inline).
+    template <class Visit> CANOPY_DEVICE join_taken take(const join_payload& p, Visit&& visit) const {
         // Acquire at device scope: synchronizes with every child's release (one release sequence).
         // Not when the runtime ran this continuation inline: its resolve step already ordered every
         // child's slot store before it (join_continuation.hpp, core_base::resolve_joins).
         if (p.ordered == 0) {
             (void)atomic_ref<unsigned, scope::device>(pending[p.record]).load(std::memory_order_acquire);
         }
-        r.to.record = ld(&meta[3 * p.record + 0]);
-        r.to.slot = ld(&meta[3 * p.record + 1]);
-        r.n = ld(&meta[3 * p.record + 2]);
-        for (unsigned i = 0; i < K; ++i) {
-            r.value[i] = i < r.n ? ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]) : R{};
+        join_taken t;
+        t.to.record = ld(&meta[3 * p.record + 0]);
+        t.to.slot = ld(&meta[3 * p.record + 1]);
+        t.n = ld(&meta[3 * p.record + 2]);
+        for (unsigned i = 0; i < t.n && i < K; ++i) {
+            visit(i, ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]));
         }
+        // Every read of the record above comes before the free (its release CAS: join_free_list::push).
         common.closed();
         common.free.give(p.record);
-        return r;
+        return t;
     }
 
   private:

@@ -155,12 +155,13 @@ struct join_subtree_sum {
     using payload = runtime::join_payload;
     join_args g;
     template <class Ctx> CANOPY_DEVICE void operator()(const runtime::join_payload& p, Ctx& ctx) const {
-        auto r = g.j.take(p);
-        const bool node = (r.to.slot & node_record_bit) != 0;
-        r.to.slot &= ~node_record_bit;
-        subtree_counts c{node ? 1ull : 0ull, 0, 0, 0};
-        for (unsigned i = 0; i < r.n; ++i) {
-            c = add_counts(c, r.value[i]);
+        // The visiting take: no array of fan_out results in local memory (join.hpp).
+        subtree_counts c{0, 0, 0, 0};
+        runtime::join_taken r =
+            g.j.take(p, [&c](unsigned, const subtree_counts& v) { c = add_counts(c, v); });
+        if ((r.to.slot & node_record_bit) != 0) {
+            r.to.slot &= ~node_record_bit;
+            c.nodes += 1;
         }
         g.j.complete<join_subtree_sum>(ctx, r.to, c);
     }
