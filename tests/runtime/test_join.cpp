@@ -33,6 +33,9 @@ using canopy::workloads::checked::fib_sum_args;
 using canopy::workloads::checked::fib_sum_pass;
 using canopy::workloads::checked::fib_sum_task;
 using view_t = fib_join_view;
+/// fib by joins whose forks run inline when the pool is empty (fork_or_inline).
+using fib_join_task_inline_when_empty =
+    canopy::workloads::checked::fib_fork_task<fib_join_view, fib_join_sum, true>;
 
 /// A three-way fork nested under two-way ones: trib(n) = trib(n-1) + trib(n-2) + trib(n-3), whose
 /// continuation forks again (a second join in the same task: nesting, R4) before it completes.
@@ -180,7 +183,6 @@ rt::config cfg(rt::policy p, rt::queue_design core) {
     return c;
 }
 
-/// fib(n) by joins with a pool of `capacity`; returns the result (throws what result() throws).
 /// fib(n) by joins with a pool of `capacity`; the free records after the run in *free_after, the run's
 /// stats in *stats. Fork / Cont: the continuation run inline (the default) or spawned.
 template <class Fork = fib_join_task, class Cont = fib_join_sum>
@@ -292,6 +294,16 @@ TEST_P(JoinPolicy, FibByJoinsIsRaceFreeUnderThePolicysModel) {
         EXPECT_EQ(run_fib_join_spawned(cfg(p, core), 12, 1024), fib(12));
         EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u)
             << "joins with spawned continuations race under " << canopy::emu::to_string(model);
+        // A pool of 16 records, far below fib(12)'s 232 joins: its never-used records run out at once
+        // and every later fork takes a freed one (fork_or_inline runs the rest inline), so the free
+        // list's push and pop, which a pool large enough never reaches, are in the detector's view.
+        unsigned free_after = 0;
+        EXPECT_EQ(
+            (run_fib_join<fib_join_task_inline_when_empty, fib_join_sum>(cfg(p, core), 12, 16, &free_after)),
+            fib(12));
+        EXPECT_EQ(free_after, 16u);
+        EXPECT_EQ(canopy::emu::last_report().distinct_races, 0u)
+            << "joins on recycled records race under " << canopy::emu::to_string(model);
     }
 }
 
@@ -532,7 +544,7 @@ TEST(Join, SummingFib20IsExact) {
 // forks, and result() reports no failure; with enough records nothing runs inline. A mutation that
 // dropped the inline completion would leave the root never completed (result() throws).
 TEST(Join, TooSmallPoolRunsInlineAndCompletesExactly) {
-    using inline_join = canopy::workloads::checked::fib_fork_task<fib_join_view, fib_join_sum, true>;
+    using inline_join = fib_join_task_inline_when_empty;
     using inline_sum = canopy::workloads::checked::fib_fork_task<rt::join_sum_view, fib_sum_pass, true>;
     canopy::test::for_seeds(canopy::test::emu_options("tiny"), 2, [&] {
         for (const unsigned capacity : {8u, 1u << 12}) {

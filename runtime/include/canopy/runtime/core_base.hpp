@@ -135,9 +135,11 @@ template <policy P, class... Tasks> struct core_base {
     ///     head's RMW (which releases them to a later resolver) and before a continuation's reads in
     ///     the head lane. Under HRF-direct that scope is device (policy.hpp), so the chain from a slot
     ///     store to its reader is device-scope throughout.
-    ///   - The RMW is acq_rel at device scope: release for this segment's slots; acquire, when it is the
-    ///     last (it reads 0 after it), of every earlier child's release (one release sequence), so the
-    ///     continuation in this lane needs no acquire of its own (join_payload::ordered).
+    ///   - The RMW is a release at device scope (this segment's slots); the head whose RMW is the last
+    ///     (it reads k) then issues an acquire fence at device scope, which synchronizes with every
+    ///     earlier child's release (the RMW read the end of their release sequence), so the continuation
+    ///     in this lane needs no acquire of its own (join_payload::ordered). Not acq_rel: the heads that
+    ///     are not last would each invalidate their work-group's cache on the scoped-cache model.
     CANOPY_DEVICE void resolve_joins(ctx_t& ctx, unsigned lane, bool leader, unsigned* counters) const {
         if constexpr (!ctx_t::defers_joins) {
             (void)ctx;
@@ -158,8 +160,16 @@ template <policy P, class... Tasks> struct core_base {
                 bool resolved = false;
                 if (head) {
                     const unsigned k = end - lane;
-                    resolved = k == e.n || atomic_ref<unsigned, scope::device>(*e.pending)
-                                                   .fetch_sub(k, std::memory_order_acq_rel) == k;
+                    if (k == e.n) {
+                        resolved = true;
+                    } else if (atomic_ref<unsigned, scope::device>(*e.pending)
+                                   .fetch_sub(k, std::memory_order_release) == k) {
+                        // The last: acquire every earlier child's release (the RMW read the end of
+                        // their release sequence). A fence, so that the other heads, which only
+                        // release, do not invalidate their work-group's cache on the scoped model.
+                        fence<scope::device>(std::memory_order_acquire);
+                        resolved = true;
+                    }
                 }
                 ran += lane_count(ballot(resolved));
                 if (resolved) {

@@ -33,6 +33,12 @@
 //     continuation itself (R3: the last child spawns it, never calls it, so chains of completions
 //     never recurse). That is the spawned path; the inline one (join_continuation.hpp) is ordered by
 //     the resolve step instead, and resolves chains round by round, never by recursion either.
+//   - Never-used records first: each stripe hands out its records s, s + stripes, ... by a relaxed
+//     device-scope fetch_add (take_fresh) until it has none left, with no acquire, since such a record
+//     has had no owner since the host's reset, which the launch orders before every access. A pool
+//     larger than the run's joins therefore never pops: a pop's acquire invalidates the work-group's
+//     cache on the scoped-cache model (UTS T1's shape by joins: 317,514 invalidations before, 29,516
+//     with this and the resolve step's acquire fence).
 //   - Free lists: versioned Treiber stacks of record indices, each head carrying a version (ABA: a
 //     record is freed and taken again while a slow pop still holds its old head). A work-item pops
 //     from and pushes to the stack of its global id modulo the stripe count, and pops from the next
@@ -119,20 +125,42 @@ inline constexpr unsigned join_exhausted = 1u, join_too_wide = 2u;
 struct join_free_list {
     unsigned long long* head; // the stripes' free lists: version << 32 | index (join_root: empty)
     unsigned* next;           // per record: the next free record
+    unsigned* fresh;          // per stripe: its records handed out since the reset (never freed yet)
     unsigned mask;            // stripes - 1 (join_stripes_for: a power of two)
+    unsigned capacity;
 
-    /// A free record, from the caller's stripe first (join_root: every stripe was empty).
+    /// A free record, from the caller's stripe first (join_root: every stripe was empty). A stripe's
+    /// never-used records first (take_fresh: no acquire), then its stack.
     CANOPY_DEVICE unsigned take() const {
         const unsigned home = global_id() & mask;
         unsigned idx = join_root;
         for (unsigned k = 0; k <= mask && idx == join_root; ++k) {
-            idx = pop(head[(home + k) & mask]);
+            const unsigned s = (home + k) & mask;
+            idx = take_fresh(s);
+            if (idx == join_root) {
+                idx = pop(head[s]);
+            }
         }
         return idx;
     }
 
     /// Returns a record to the caller's stripe.
     CANOPY_DEVICE void give(unsigned idx) const { push(head[global_id() & mask], idx); }
+
+    /// Stripe s's next never-used record (s, s + stripes, ...), or join_root when it has handed them
+    /// all out. Relaxed at device scope, and no acquire: such a record has had no owner since the
+    /// host's reset, which the launch orders before every access; the RMW hands each index out once.
+    /// Why it matters: a pop's acquire invalidates the work-group's cache on the scoped-cache model
+    /// (and on GPUs whose L1 is not coherent), and a run whose pool is large enough never pops at all.
+    CANOPY_DEVICE unsigned take_fresh(unsigned s) const {
+        atomic_ref<unsigned, scope::device> f(fresh[s]);
+        const unsigned long long stripes = mask + 1ull;
+        if (s + stripes * f.load(std::memory_order_relaxed) >= capacity) {
+            return join_root; // a hint: the RMW below decides
+        }
+        const unsigned long long idx = s + stripes * f.fetch_add(1u, std::memory_order_relaxed);
+        return idx < capacity ? static_cast<unsigned>(idx) : join_root;
+    }
 
     CANOPY_DEVICE unsigned pop(unsigned long long& stack) const {
         atomic_ref<unsigned long long, scope::device> h(stack);
@@ -173,32 +201,33 @@ struct join_free_list {
 class join_free_store {
   public:
     explicit join_free_store(unsigned capacity)
-        : capacity_(capacity), stripes_(join_stripes_for(capacity)), head_(stripes_), next_(capacity) {}
+        : capacity_(capacity), stripes_(join_stripes_for(capacity)), head_(stripes_), next_(capacity),
+          fresh_(stripes_) {}
 
-    join_free_list view() const { return {head_.data(), next_.data(), stripes_ - 1}; }
-
-    /// Every record free: stack s holds s, s + stripes, ...; version 0.
-    void reset() {
-        std::vector<unsigned> nx(capacity_);
-        for (unsigned i = 0; i < capacity_; ++i) {
-            nx[i] = capacity_ - i > stripes_ ? i + stripes_ : join_root;
-        }
-        next_.upload(nx);
-        std::vector<unsigned long long> h(stripes_);
-        for (unsigned s = 0; s < stripes_; ++s) {
-            h[s] = s < capacity_ ? s : join_root;
-        }
-        head_.upload(h);
+    join_free_list view() const {
+        return {head_.data(), next_.data(), fresh_.data(), stripes_ - 1, capacity_};
     }
 
-    /// Records on the stacks, walked on the host after a run.
+    /// Every record free and never used: the stacks empty, every stripe's fresh count 0 (stripe s
+    /// hands out s, s + stripes, ...; take_fresh).
+    void reset() {
+        fresh_.fill_zero();
+        head_.upload(std::vector<unsigned long long>(stripes_, join_root));
+    }
+
+    /// Free records after a run, on the host: each stripe's records not yet handed out, plus the
+    /// records on its stack.
     unsigned count() const {
         std::vector<unsigned> nx(capacity_);
         next_.download(nx.data(), capacity_);
         std::vector<unsigned long long> h(stripes_);
         head_.download(h.data(), stripes_);
+        std::vector<unsigned> f(stripes_);
+        fresh_.download(f.data(), stripes_);
         unsigned n = 0;
         for (unsigned s = 0; s < stripes_; ++s) {
+            const unsigned in_stripe = s < capacity_ ? (capacity_ - s + stripes_ - 1) / stripes_ : 0;
+            n += in_stripe - (f[s] < in_stripe ? f[s] : in_stripe);
             for (unsigned i = static_cast<unsigned>(h[s]); i != join_root && n <= capacity_; i = nx[i]) {
                 ++n;
             }
@@ -210,6 +239,7 @@ class join_free_store {
     unsigned capacity_, stripes_;
     device_buffer<unsigned long long> head_;
     device_buffer<unsigned> next_;
+    device_buffer<unsigned> fresh_;
 };
 /// What both pool kinds' device views share: the free list, the run's two words and fork's failure
 /// path (join_view, join_sum_view).

@@ -13,7 +13,7 @@
 //     it never enters a ring. What it completes in turn is resolved the same way, until the front has
 //     nothing left to resolve.
 // A continuation the runtime ran inline has `ordered` set: the children's slot stores were ordered
-// before it by the resolve step (a sub-group hand-off, and the combined RMW's acquire), so take() skips
+// before it by the resolve step (a sub-group hand-off, and the last head's acquire fence), so take() skips
 // its own acquire of the count. One spawned by the immediate path (a task that completes two slots,
 // or a cooperative continuation, which needs a whole front) has `ordered` 0 and acquires.
 #pragma once
