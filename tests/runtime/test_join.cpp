@@ -580,6 +580,24 @@ TEST(Join, SummingPoolExhaustionIsReported) {
     }
 }
 
+// A join record's count is a device-scope atomic in one device's memory, so a task set with join
+// continuations refuses several devices before anything runs (the root is never completed).
+TEST(Join, SeveralDevicesAreRefusedBeforeTheRun) {
+    canopy::emu::scoped_options so(canopy::test::emu_options("tiny"));
+    rt::config c = cfg(rt::policy::hrf_indirect, rt::queue_design::ring);
+    c.devices = 2;
+    rt::join_pool<result_t, 2> pool(64);
+    rt::task_set<fib_join_task, fib_join_sum> ts{fib_join_task{pool.view()}, fib_join_sum{pool.view()}};
+    ts.seed<fib_join_task>(fib_join_args{8, rt::join_root_slot});
+    try {
+        (void)ts.run(c);
+        ADD_FAILURE() << "joins ran over two devices";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find("config::devices = 1"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(pool.free_records(), 64u) << "a record was taken before the refusal";
+}
+
 // A record's sum must stay below 2^32 (join_sum.hpp): two children of 2^31 carry into the count, the
 // continuation never runs, and the root is reported as never completed, naming 64-bit joins.
 struct big_child {

@@ -252,6 +252,12 @@ template <class... Tasks> class task_set {
                             "would have to be at system scope; use hrf-indirect, steal-emulated or "
                             "steal-rsp");
             }
+            if constexpr ((std::is_same_v<typename Tasks::payload, join_payload> || ...)) {
+                // A join record's count is a device-scope atomic in one device's memory: a child on
+                // another device would count it down at a scope that does not reach it.
+                throw error("canopy::runtime: a task set with join continuations (a task whose payload is "
+                            "join_payload) runs on one device: set config::devices = 1");
+            }
             if (D > system_layout::max_devices) {
                 throw error("canopy::runtime: config::devices = " + std::to_string(D) + " exceeds the " +
                             std::to_string(system_layout::max_devices) + " the system level holds");
