@@ -14,7 +14,7 @@
 // one by one), stated as such; the result must equal std::sort's. And fib(--n-timed) by joins with a
 // cut-off of 2 (the plain tree), 4, 6, 8 and 10 on the timed model (hrf-indirect): what running the
 // bottom levels in place saves.
-//   canopy_bench_join [--n N] [--n-timed N] [--repeat R] [--keys K] [--queens Q] [--quick]
+//   canopy_bench_join [--n N] [--n-timed N] [--seeds S] [--repeat R] [--keys K] [--queens Q] [--quick]
 // Built for a GPU backend (cuda, hip) it measures the device instead, in one command, the figures GTaP
 // publishes (notes/peers.md: fib(32) in 1.95 ms and n-queens 16 in 115.7 ms on a GH200): fib(N) spawn-
 // only, by joins and by summing joins, n-queens(Q) by summing joins and UTS (a sample tree) by joins and
@@ -147,7 +147,7 @@ std::uint64_t device_atomics(const rt::stats& s) {
 
 #if defined(CANOPY_BACKEND_CPU)
 int main(int argc, char** argv) {
-    unsigned n = 24, n_timed = 16, reps = 3, keys = 1000000, queens = 9;
+    unsigned n = 24, n_timed = 16, reps = 3, keys = 1000000, queens = 9, seeds = 1;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--quick") {
@@ -156,25 +156,29 @@ int main(int argc, char** argv) {
             reps = 1;
             keys = 20000;
             queens = 7;
-        } else if ((a == "--n" || a == "--n-timed" || a == "--repeat" || a == "--keys" || a == "--queens") &&
+        } else if ((a == "--n" || a == "--n-timed" || a == "--repeat" || a == "--keys" || a == "--queens" ||
+                    a == "--seeds") &&
                    i + 1 < argc) {
             const unsigned v = static_cast<unsigned>(std::strtoul(argv[++i], nullptr, 10));
             (a == "--n"         ? n
              : a == "--n-timed" ? n_timed
              : a == "--keys"    ? keys
              : a == "--queens"  ? queens
+             : a == "--seeds"   ? seeds
                                 : reps) = v;
         } else {
             std::fprintf(
-                stderr, "usage: canopy_bench_join [--n N (24)] [--n-timed N (16)] [--repeat R (3)] [--keys K "
-                        "(1000000)] [--queens Q (9)] [--quick]\n");
+                stderr,
+                "usage: canopy_bench_join [--n N (24)] [--n-timed N (16)] [--seeds S (1)] [--repeat R (3)] "
+                "[--keys K (1000000)] [--queens Q (9)] [--quick]\n");
             return 2;
         }
     }
     if (n < 2 || n > 32 || n_timed < 2 || n_timed > 24 || reps == 0 || keys == 0 || keys > (1u << 26) ||
-        queens < 1 || queens > 16) {
-        std::fprintf(stderr, "canopy_bench_join: --n in 2..32, --n-timed in 2..24, --repeat >= 1, --keys in "
-                             "1..2^26, --queens in 1..16\n");
+        queens < 1 || queens > 16 || seeds < 1 || seeds > 100) {
+        std::fprintf(stderr,
+                     "canopy_bench_join: --n in 2..32, --n-timed in 2..24, --seeds in 1..100, --repeat >= "
+                     "1, --keys in 1..2^26, --queens in 1..16\n");
         return 2;
     }
     int rc = 0;
@@ -217,27 +221,36 @@ int main(int argc, char** argv) {
     }
 
     std::printf(
-        "\ntimed scoped-cache model, hrf8, fib(%u): cycles are the launch's makespan\n%-15s %12s %12s "
-        "%10s %12s %12s %10s %10s %12s %10s\n",
-        n_timed, "policy", "spawn cyc", "join cyc", "j/s", "spawn c/task", "join c/task", "dev.at/t s",
+        "\ntimed scoped-cache model, hrf8, fib(%u): cycles are the launch's makespan, the mean over the "
+        "deterministic scheduler's seeds 1..%u (--seeds: one seed's schedule moves by several %% with any "
+        "change to the code)\n%-15s %12s %12s %10s %12s %12s %10s %10s %12s %10s\n",
+        n_timed, seeds, "policy", "spawn cyc", "join cyc", "j/s", "spawn c/task", "join c/task", "dev.at/t s",
         "dev.at/t j", "sum cyc", "dev.at/t u");
     for (rt::policy p : rt::all_policies) {
-        canopy::emu::scoped_options so(timed_hrf8());
-        rt::stats ss, sj, su;
-        if (!spawn_only(p, n_timed, ss) || !by_joins(p, n_timed, sj) || !by_sums(p, n_timed, su)) {
-            std::printf("FAIL: %s fib(%u) on the timed SCM\n", rt::to_string(p), n_timed);
-            rc = 1;
+        // Sums over the seeds: cycles, device atomics and tasks of each run (spawn-only, joins, sums).
+        double cyc[3] = {}, atomics[3] = {}, tasks[3] = {};
+        for (unsigned seed = 1; seed <= seeds; ++seed) {
+            canopy::emu::options o = timed_hrf8();
+            o.seed = seed;
+            canopy::emu::scoped_options so(o);
+            rt::stats st[3];
+            if (!spawn_only(p, n_timed, st[0]) || !by_joins(p, n_timed, st[1]) ||
+                !by_sums(p, n_timed, st[2])) {
+                std::printf("FAIL: %s fib(%u) on the timed SCM, emulator seed %u\n", rt::to_string(p),
+                            n_timed, seed);
+                rc = 1;
+            }
+            for (unsigned k = 0; k < 3; ++k) {
+                cyc[k] += static_cast<double>(st[k].cycles_makespan);
+                atomics[k] += static_cast<double>(device_atomics(st[k]));
+                tasks[k] += static_cast<double>(st[k].total_tasks());
+            }
         }
-        const auto per = [](std::uint64_t a, std::uint64_t b) {
-            return b ? static_cast<double>(a) / static_cast<double>(b) : 0.0;
-        };
-        std::printf(
-            "%-15s %12llu %12llu %10.2f %12.1f %12.1f %10.2f %10.2f %12llu %10.2f\n", rt::to_string(p),
-            static_cast<unsigned long long>(ss.cycles_makespan),
-            static_cast<unsigned long long>(sj.cycles_makespan), per(sj.cycles_makespan, ss.cycles_makespan),
-            per(ss.cycles_makespan, ss.total_tasks()), per(sj.cycles_makespan, sj.total_tasks()),
-            per(device_atomics(ss), ss.total_tasks()), per(device_atomics(sj), sj.total_tasks()),
-            static_cast<unsigned long long>(su.cycles_makespan), per(device_atomics(su), su.total_tasks()));
+        const auto per = [](double a, double b) { return b != 0 ? a / b : 0.0; };
+        std::printf("%-15s %12.0f %12.0f %10.2f %12.1f %12.1f %10.2f %10.2f %12.0f %10.2f\n",
+                    rt::to_string(p), cyc[0] / seeds, cyc[1] / seeds, per(cyc[1], cyc[0]),
+                    per(cyc[0], tasks[0]), per(cyc[1], tasks[1]), per(atomics[0], tasks[0]),
+                    per(atomics[1], tasks[1]), cyc[2] / seeds, per(atomics[2], tasks[2]));
     }
     {
         // The cut-off (fib_fork_task::cutoff): fib(m) for m below it computed in place, the tree's
