@@ -217,7 +217,7 @@ template <policy P, class... Tasks> struct core_base {
     /// them decides. `self` is the calling core: its service_request serves its own queues.
     template <class Self>
     CANOPY_DEVICE static bool pick_before_queues(const Self& self, unsigned wg, unsigned sg, unsigned head,
-                                                 unsigned tail, bool& pending, unsigned* counters,
+                                                 unsigned tail, unsigned& thief, unsigned* counters,
                                                  unsigned& kind) {
         if (failed(self.status())) {
             kind = detail::pk_done;
@@ -228,7 +228,7 @@ template <policy P, class... Tasks> struct core_base {
             kind = detail::pk_private;
             return true;
         }
-        if (steal::received(self, sg, pending)) {
+        if (steal::received(self, sg, thief)) {
             kind = detail::pk_mailbox;
             return true;
         }
@@ -261,8 +261,9 @@ template <policy P, class... Tasks> struct core_base {
         // scalars here stay in registers (an aggregate with a dynamically indexed array member is
         // kept in local memory whole on sm_90: 16 to 48 more stack bytes a kernel, measured).
         unsigned* counters = nullptr;
-        bool pending = false;     // steal-emulated: a request is posted and not yet answered
-        unsigned cursor = 0;      // the last victim asked (steal-emulated) or probed (steal-rsp)
+        // The last victim asked (steal-emulated) or probed (steal-rsp); under steal-emulated its top bit
+        // says a request is posted and not yet answered (one word: steal_emulated.hpp's thief state).
+        unsigned cursor = 0;
         unsigned system_tick = 0; // ring core, several devices: fronts since the last look at the system
     };
 

@@ -42,6 +42,11 @@ struct emulated_steal {
     unsigned* mailboxes; // one per sub-group, mailbox_words apart
     unsigned mailbox_words;
     queues::front_shape shape;
+    /// The thief's word (loop_state::cursor): the last victim asked, and this bit while its request
+    /// is posted and not yet answered. One word, not a flag beside it: ptxas -v (sm_90) keeps the loop's
+    /// scalars in registers, and the flag cost steal-emulated's persistent kernels 8 more (work-group
+    /// ids never reach bit 31).
+    static constexpr unsigned pending_bit = 1u << 31;
 
     CANOPY_DEVICE unsigned* state(unsigned sg) const {
         return mailboxes + static_cast<layout::offset>(sg) * mailbox_words;
@@ -76,19 +81,19 @@ struct emulated_steal {
     }
 
     /// Thief: true when the pending request was granted (the front is in this thief's mailbox); a
-    /// decline clears `pending` and empties the mailbox state.
-    CANOPY_DEVICE bool granted(unsigned sg, bool& pending) const {
-        if (!pending) {
+    /// decline clears the pending bit and empties the mailbox state. `thief`: the thief's word.
+    CANOPY_DEVICE bool granted(unsigned sg, unsigned& thief) const {
+        if ((thief & pending_bit) == 0) {
             return false;
         }
         // Acquire at device scope: pairs with the victim's release of the granted front.
         const unsigned s = atomic_ref<unsigned, scope::device>(*state(sg)).load(std::memory_order_acquire);
         if (s == detail::mb_granted) {
-            pending = false;
+            thief &= ~pending_bit;
             return true;
         }
         if (s == detail::mb_declined) {
-            pending = false;
+            thief &= ~pending_bit;
             emptied(sg);
         }
         return false;
@@ -102,18 +107,19 @@ struct emulated_steal {
 
     /// Thief: with no request pending, posts one to a victim that advertises work (`advert(v)`:
     /// work-group v's advert word), so that an idle device polls without writing (and the watchdog can
-    /// tell a lost task from a busy run). Round robin from the work-group after the last victim
-    /// (`cursor`) through the last victim itself (k = nwg): every other work-group is a candidate on
-    /// every poll. With k < nwg the last victim was never looked at again, so a thief declined once by
-    /// the only work-group with work (its one front popped locally first) never asked it again: T4 at
-    /// work-groups of 256 ran on one CU (docs/hrf-experiment.md, "The T4 anomaly").
+    /// tell a lost task from a busy run). Round robin from the work-group after the last victim (the
+    /// thief word's low bits) through the last victim itself (k = nwg): every other work-group is a candidate
+    /// on every poll. With k < nwg the last victim was never looked at again, so a thief declined once by the
+    /// only work-group with work (its one front popped locally first) never asked it again: T4 at work-groups
+    /// of 256 ran on one CU (docs/hrf-experiment.md, "The T4 anomaly").
     template <class Advert>
-    CANOPY_DEVICE void ask(unsigned wg, unsigned nwg, unsigned sg, bool& pending, unsigned& cursor,
-                           unsigned* counters, Advert advert) const {
-        if (pending || nwg <= 1) {
+    CANOPY_DEVICE void ask(unsigned wg, unsigned nwg, unsigned sg, unsigned& thief, unsigned* counters,
+                           Advert advert) const {
+        if ((thief & pending_bit) != 0 || nwg <= 1) {
             return;
         }
-        for (unsigned k = 1; k <= nwg && !pending; ++k) {
+        const unsigned cursor = thief;
+        for (unsigned k = 1; k <= nwg && (thief & pending_bit) == 0; ++k) {
             const unsigned v = (cursor + k) % nwg;
             if (v == wg) {
                 continue;
@@ -126,8 +132,7 @@ struct emulated_steal {
             // Release at device scope: the victim (another work-group) must see this thief's mailbox
             // reset before it writes the mailbox.
             if (request(v).compare_exchange_strong(expected, sg + 1, std::memory_order_release)) {
-                pending = true;
-                cursor = v;
+                thief = v | pending_bit;
                 ++counters[c_steal_requests];
             }
         }
@@ -141,14 +146,13 @@ struct steal_by_request {
     template <class Core> CANOPY_DEVICE static void serve(const Core& c, unsigned wg, unsigned* counters) {
         c.service_request(wg, counters);
     }
-    template <class Core> CANOPY_DEVICE static bool received(const Core& c, unsigned sg, bool& pending) {
-        return c.mailboxes().granted(sg, pending);
+    template <class Core> CANOPY_DEVICE static bool received(const Core& c, unsigned sg, unsigned& thief) {
+        return c.mailboxes().granted(sg, thief);
     }
     template <class Core, class State, class Backoff>
     CANOPY_DEVICE static bool on_idle(const Core& c, unsigned wg, unsigned nwg, unsigned sg, State& s,
                                       Backoff&, unsigned&, unsigned&) {
-        c.mailboxes().ask(wg, nwg, sg, s.pending, s.cursor, s.counters,
-                          [&](unsigned v) { return c.advert_word(v); });
+        c.mailboxes().ask(wg, nwg, sg, s.cursor, s.counters, [&](unsigned v) { return c.advert_word(v); });
         return false; // the front arrives in the mailbox (received), at a later poll
     }
 };

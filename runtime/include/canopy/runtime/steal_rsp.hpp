@@ -138,7 +138,9 @@ struct rsp_thief {
 struct steal_by_promotion {
     static constexpr bool advertises = true; // thieves poll the work-group queues' adverts
     template <class Core> CANOPY_DEVICE static void serve(const Core&, unsigned, unsigned*) {}
-    template <class Core> CANOPY_DEVICE static bool received(const Core&, unsigned, bool&) { return false; }
+    template <class Core> CANOPY_DEVICE static bool received(const Core&, unsigned, unsigned&) {
+        return false;
+    }
     template <class Core, class State>
     CANOPY_DEVICE static bool on_idle(const Core& c, unsigned wg, unsigned nwg, unsigned sg, State& s,
                                       rsp_thief::backoff_state& b, unsigned& ticket, unsigned& ring) {

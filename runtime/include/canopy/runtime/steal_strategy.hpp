@@ -7,7 +7,8 @@
 //
 // The hooks, in the order a pick calls them:
 //   serve(core, wg, counters)          before the private queue: answer a thief that asked this work-group;
-//   received(core, sg, pending)   after the private queue: true when a stolen front waits in a mailbox;
+//   received(core, sg, thief)     after the private queue: true when a stolen front waits in a mailbox
+//                                 (thief: the loop state's thief word, steal_emulated.hpp);
 //   on_idle(core, wg, nwg, sg, loop state, backoff, ticket, ring)
 //                                 after the shared queues came up empty: steal, or ask; true when a front
 //                                 was taken (detail::pk_rsp), with the core's ticket in ticket and ring;
@@ -28,7 +29,9 @@ namespace canopy::runtime {
 struct steal_none {
     static constexpr bool advertises = false;
     template <class Core> CANOPY_DEVICE static void serve(const Core&, unsigned, unsigned*) {}
-    template <class Core> CANOPY_DEVICE static bool received(const Core&, unsigned, bool&) { return false; }
+    template <class Core> CANOPY_DEVICE static bool received(const Core&, unsigned, unsigned&) {
+        return false;
+    }
     template <class Core, class State, class Backoff>
     CANOPY_DEVICE static bool on_idle(const Core&, unsigned, unsigned, unsigned, State&, Backoff&, unsigned&,
                                       unsigned&) {
