@@ -296,6 +296,13 @@ struct join_view_common {
         return idx;
     }
 
+    /// A continuation's record, freed once it was read (take): every read of it comes before the push's
+    /// release (join_free_list::push), which the next owner's pop acquires.
+    CANOPY_DEVICE void free_record(unsigned idx) const {
+        closed();
+        free.give(idx);
+    }
+
     /// The root's slot completed (its value stored first). Release at device scope: the value before
     /// the flag; the host reads both after the run (the kernel's end orders them), and the count says
     /// the root completed exactly once.
@@ -484,9 +491,7 @@ template <class R, unsigned K = 8> struct join_view {
         for (unsigned i = 0; i < t.n && i < K; ++i) {
             visit(i, ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]));
         }
-        // Every read of the record above comes before the free (its release CAS: join_free_list::push).
-        common.closed();
-        common.free.give(p.record);
+        common.free_record(p.record); // after every read of the record above
         return t;
     }
 

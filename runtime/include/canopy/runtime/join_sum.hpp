@@ -91,8 +91,7 @@ struct join_sum_view {
             atomic_ref<unsigned long long, scope::device>(word[p.record]).load(std::memory_order_acquire);
         join_sum_result r{static_cast<unsigned>(w),
                           {ld(&meta[2 * p.record + 0]), ld(&meta[2 * p.record + 1])}};
-        common.closed();
-        common.free.give(p.record);
+        common.free_record(p.record); // after every read of the record above
         return r;
     }
 

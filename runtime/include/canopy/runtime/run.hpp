@@ -252,7 +252,7 @@ template <class... Tasks> class task_set {
                             "would have to be at system scope; use hrf-indirect, steal-emulated or "
                             "steal-rsp");
             }
-            if constexpr ((std::is_same_v<typename Tasks::payload, join_payload> || ...)) {
+            if constexpr ((detail::is_join_continuation<Tasks> || ...)) {
                 // A join record's count is a device-scope atomic in one device's memory: a child on
                 // another device would count it down at a scope that does not reach it.
                 throw error("canopy::runtime: a task set with join continuations (a task whose payload is "

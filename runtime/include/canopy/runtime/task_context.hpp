@@ -60,12 +60,16 @@ template <class T>
 struct allows_inline<T, std::void_t<decltype(T::inline_continuation)>>
     : std::bool_constant<T::inline_continuation> {};
 
-/// A task type the runtime may run inline as a join's continuation (join_continuation.hpp): its payload
-/// is join_payload, it runs on one lane (a cooperative one needs a whole front: it is spawned), and it
-/// did not opt out.
+/// A join's continuation: a task type whose payload is join_payload (join.hpp, join_sum.hpp).
+template <class T>
+inline constexpr bool is_join_continuation = std::is_same_v<typename T::payload, join_payload>;
+
+/// A task type the runtime may run inline as a join's continuation (join_continuation.hpp): a join
+/// continuation that runs on one lane (a cooperative one needs a whole front: it is spawned) and did not
+/// opt out.
 template <class T>
 inline constexpr bool is_inline_continuation =
-    std::is_same_v<typename T::payload, join_payload> && !is_cooperative<T>::value && allows_inline<T>::value;
+    is_join_continuation<T> && !is_cooperative<T>::value && allows_inline<T>::value;
 
 template <class T> constexpr unsigned words_of() { return (sizeof(typename T::payload) + 3) / 4; }
 /// The same as a constant (usable in device code, where nvcc refuses a call to a host constexpr function).
