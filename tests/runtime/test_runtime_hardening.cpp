@@ -155,7 +155,7 @@ TEST(RuntimeHang, BoundedSpinTurnsALostTaskIntoAReport) {
         const unsigned one = 1;
         mem.upload_at(L.outstanding, &one, 1);
         const sched_t s{{std::tuple<task>{task{leaves.data()}}, mem.data(), L}};
-        canopy::launch({.grid = 2, .block = 32}, rt::detail::plain_kernel<sched_t>{s});
+        canopy::launch({.grid = 2, .block = 32}, rt::detail::plain_kernel<sched_t>{s, 2});
         unsigned status = 0;
         mem.download_at(L.status, &status, 1);
         ASSERT_EQ(status >> 24, static_cast<unsigned>(rt::failure::spin_timeout)) << "status word " << status;

@@ -92,7 +92,13 @@ template <class Sched> struct persistent_body {
 /// Plain grid: every launched work-group takes part.
 template <class Sched> struct plain_kernel {
     Sched s;
-    CANOPY_DEVICE void operator()() const { s(block_id(), grid_dim()); }
+    // The grid's size as an argument (the host's grid), as the persistent body passes its discovered
+    // count, rather than read from the grid register in the kernel. Measured, not derived: with
+    // service_request's level built once (scheduler.hpp) it brings steal-emulated's locked plain
+    // kernels back to 853e99d's registers (ptxas -v, sm_90: UTS 80 -> 72, BFS and SSSP 56 -> 48), and
+    // no kernel of the five workload TUs is then worse than 853e99d's (docs/runtime.md, "Registers").
+    unsigned nwg;
+    CANOPY_DEVICE void operator()() const { s(block_id(), nwg); }
 };
 /// Several devices in one emulated launch (config::devices; system_level.hpp): work-group b is work-group
 /// b / D of device b % D (the emulator puts it on a CU of that device: emu::options::devices), and runs
@@ -460,8 +466,9 @@ template <class... Tasks> class task_set {
                 participants = sync::launch_persistent({.grid = grid, .block = c.block}, ctx,
                                                        detail::persistent_body<sched_t>{s}, &t);
             } else {
-                timed_launch(
-                    &t, [&] { launch({.grid = grid, .block = c.block}, detail::plain_kernel<sched_t>{s}); });
+                timed_launch(&t, [&] {
+                    launch({.grid = grid, .block = c.block}, detail::plain_kernel<sched_t>{s, grid});
+                });
             }
             // A GPU launch is asynchronous: wait for the kernel, so that `seconds` covers it and a
             // kernel fault surfaces here, inside the report below.

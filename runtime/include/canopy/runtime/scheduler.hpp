@@ -48,8 +48,10 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
 
     /// steal-emulated, the locked core's owner side: the oldest front under the queue's lock.
     CANOPY_DEVICE void service_request(unsigned wg, unsigned* counters) const {
+        // The level once, outside the grant (a register measurement, not a semantic need: run.hpp's
+        // plain_kernel says which kernels it moves).
+        const wg_level_t w = wg_level(wg);
         this->mailboxes().answer(wg, counters, [&](unsigned thief) {
-            const wg_level_t w = wg_level(wg);
             unsigned head = 0;
             if (!w.take(head)) { // acquire at WG scope
                 return false;
