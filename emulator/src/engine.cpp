@@ -180,7 +180,7 @@ struct block_state {
     };
     std::vector<shared_alloc> shared;
     std::size_t shared_used = 0;
-    std::unique_ptr<std::byte[]> dynamic;
+    std::byte* dynamic = nullptr; // its part of engine::dynamic_pool_ (its slot's)
 };
 
 struct worker_state {
@@ -375,6 +375,9 @@ void engine::run() {
         workers_.back()->id = w;
     }
     const unsigned used_slots = std::min(slots_, grid_);
+    if (dynamic_shared_ > 0 && used_slots > 0) {
+        dynamic_pool_.reset(new std::byte[dynamic_shared_ * used_slots]);
+    }
     for (unsigned s = 0; s < used_slots; ++s) {
         auto& w = *workers_[s % nworkers];
         w.slots.push_back(s);
@@ -426,6 +429,11 @@ void engine::run() {
                 device_of_cu[c] = static_cast<unsigned>(c % devices_);
             }
             m->set_devices(device_of_cu);
+        }
+        if (dynamic_pool_) {
+            // Dynamic shared memory is the work-group's LDS / shared memory: it never passes through
+            // the L1, so no release writes it back and no acquire invalidates it.
+            m->add_scratchpad(dynamic_pool_.get(), dynamic_shared_ * std::min(slots_, grid_));
         }
         scm = m.get();
         model_ = scm;
@@ -534,11 +542,11 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
         b->subgroups[i].live = b->subgroups[i].lanes;
     }
     if (dynamic_shared_ > 0) {
-        b->dynamic.reset(new std::byte[dynamic_shared_]);
-        std::memset(b->dynamic.get(), 0xCD, dynamic_shared_);
+        b->dynamic = dynamic_pool_.get() + b->slot * dynamic_shared_;
+        std::memset(b->dynamic, 0xCD, dynamic_shared_);
         b->shared_used = dynamic_shared_;
         if (race_) {
-            race_->forget(b->dynamic.get(), dynamic_shared_);
+            race_->forget(b->dynamic, dynamic_shared_); // the slot's previous work-group used it
         }
     }
     b->fibers = std::vector<fiber_record>(block_);
@@ -1403,7 +1411,7 @@ void* engine::block_shared(work_item& wi, const void* key, std::size_t size, std
     return p;
 }
 
-void* engine::dynamic_shared(work_item& wi) { return wi.blk->dynamic.get(); }
+void* engine::dynamic_shared(work_item& wi) { return wi.blk->dynamic; }
 
 // ---- free functions (launch.hpp, work_item.hpp) ------------------------------------------------
 

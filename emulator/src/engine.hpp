@@ -87,6 +87,10 @@ class engine {
     options opt_;
     unsigned grid_, block_;
     std::size_t dynamic_shared_;
+    // Every resident slot's dynamic shared memory, in one allocation: slot s's work-group uses
+    // [s * dynamic_shared_, (s + 1) * dynamic_shared_). One range, so that the scoped-cache model can
+    // treat all of it as work-group local memory (its scratchpad: not cached, never written back).
+    std::unique_ptr<std::byte[]> dynamic_pool_;
     kernel_entry entry_;
     const void* kernel_;
     memory_model* model_;

@@ -82,6 +82,7 @@ bool cost_table::set(const std::string& name, std::uint64_t cycles) {
         }
     };
     assign("l1_hit", l1_hit);
+    assign("local_access", local_access);
     assign("l1_fill", l1_fill);
     assign("l2_access", l2_access);
     assign("flush_base", flush_base);
@@ -98,6 +99,7 @@ bool cost_table::set(const std::string& name, std::uint64_t cycles) {
 
 void cost_table::for_each(const std::function<void(const char*, std::uint64_t)>& f) const {
     f("l1_hit", l1_hit);
+    f("local_access", local_access);
     f("l1_fill", l1_fill);
     f("l2_access", l2_access);
     f("flush_base", flush_base);
@@ -367,12 +369,14 @@ bool scoped_cache_model::scratch(std::uintptr_t addr) const {
 }
 
 std::uint64_t scoped_cache_model::scratch_load(work_item& w, std::uintptr_t addr, unsigned size) {
+    charge(w, costs_.local_access);
     const std::uint64_t v = memory_read(addr, size);
     observe(w, v);
     return v;
 }
 
 void scoped_cache_model::scratch_store(work_item& w, std::uintptr_t addr, unsigned size, std::uint64_t v) {
+    charge(w, costs_.local_access);
     memory_write(addr, size, v & mask_of(size));
     note_progress(w);
 }

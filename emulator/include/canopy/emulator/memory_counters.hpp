@@ -20,6 +20,9 @@ namespace canopy::emu {
 /// reaches. They are a model, not a measurement: change them with `--cost name=cycles`.
 struct cost_table {
     std::uint64_t l1_hit = 28;
+    // An access to work-group shared memory (LDS; a kernel's dynamic shared memory): not cached, never
+    // written back or invalidated, and of an L1 hit's latency on the GPUs modelled (tens of cycles).
+    std::uint64_t local_access = 28;
     std::uint64_t l1_fill = 193;       // a miss: the line comes from L2
     std::uint64_t l2_access = 193;     // a device-scope access or RMW performed at L2
     std::uint64_t flush_base = 50;     // issuing a flush and waiting for its marker
