@@ -64,6 +64,18 @@ rt::config config(rt::policy p) {
     return c;
 }
 
+/// fib's runs: a fib task spawns at most 2 children, so its staging needs 2 tasks per lane; sized so,
+/// every fib run here stages in the work-group's shared memory (config::staging_in_shared: with the
+/// default 16 the join runs' wider payload would not fit beside hrf8's residency and would stage in the
+/// L1, the spawn-only run's would not: the comparison would be of two staging places).
+bool fib_staging_shared = true; // the staging table below runs fib both ways
+rt::config fib_config(rt::policy p) {
+    rt::config c = config(p);
+    c.staging_capacity = 2;
+    c.staging_in_shared = fib_staging_shared;
+    return c;
+}
+
 /// Join records of every pool here: 2^18 on the emulator; on a GPU, whose 100,000 lanes run breadth
 /// first, 2^21 (fib(32) by joins: 64 MB).
 #if defined(CANOPY_BACKEND_CPU)
@@ -91,7 +103,7 @@ bool spawn_only(rt::policy p, unsigned n, rt::stats& s) {
     leaves.fill_zero();
     rt::task_set<ck::fib_task> ts{ck::fib_task{leaves.data()}};
     ts.seed<ck::fib_task>({n});
-    s = ts.run(config(p));
+    s = ts.run(fib_config(p));
     return leaves.to_vector()[0] == ck::fib_leaves(n);
 }
 
@@ -102,7 +114,7 @@ bool by_joins(rt::policy p, unsigned n, rt::stats& s, unsigned cutoff = 2) {
     rt::task_set<ck::fib_join_task, ck::fib_join_sum> ts{ck::fib_join_task{pool.view(), cutoff},
                                                          ck::fib_join_sum{pool.view()}};
     ts.seed<ck::fib_join_task>({n, rt::join_root_slot});
-    s = ts.run(config(p));
+    s = ts.run(fib_config(p));
     return pool.result() == ck::fib_value(n) && pool.free_records() == pool.capacity();
 }
 
@@ -111,7 +123,7 @@ bool by_sums(rt::policy p, unsigned n, rt::stats& s) {
     rt::task_set<ck::fib_sum_task, ck::fib_sum_pass> ts{ck::fib_sum_task{pool.view()},
                                                         ck::fib_sum_pass{pool.view()}};
     ts.seed<ck::fib_sum_task>({n, rt::join_root_slot});
-    s = ts.run(config(p));
+    s = ts.run(fib_config(p));
     return pool.result() == ck::fib_value(n) && pool.free_records() == pool.capacity();
 }
 
@@ -251,6 +263,38 @@ int main(int argc, char** argv) {
                     rt::to_string(p), cyc[0] / seeds, cyc[1] / seeds, per(cyc[1], cyc[0]),
                     per(cyc[0], tasks[0]), per(cyc[1], tasks[1]), per(atomics[0], tasks[0]),
                     per(atomics[1], tasks[1]), cyc[2] / seeds, per(atomics[2], tasks[2]));
+    }
+    {
+        // Where staging lives (config::staging_in_shared), the same runs both ways in the same build.
+        std::printf(
+            "\ntimed scoped-cache model, hrf8, fib(%u): staging in the device buffer (through the L1) "
+            "against the work-group's shared memory, mean over seeds 1..%u\n%-15s %12s %12s %8s %12s "
+            "%12s %8s\n",
+            n_timed, seeds, "policy", "spawn: L1", "spawn: LDS", "L1/LDS", "join: L1", "join: LDS", "L1/LDS");
+        for (rt::policy p : rt::all_policies) {
+            double cyc[2][2] = {}; // [spawn-only, joins][L1, LDS]
+            for (unsigned seed = 1; seed <= seeds; ++seed) {
+                for (unsigned where = 0; where < 2; ++where) {
+                    canopy::emu::options o = timed_hrf8();
+                    o.seed = seed;
+                    canopy::emu::scoped_options so(o);
+                    fib_staging_shared = where == 1;
+                    rt::stats st[2];
+                    if (!spawn_only(p, n_timed, st[0]) || !by_joins(p, n_timed, st[1])) {
+                        std::printf("FAIL: %s fib(%u), staging %s, emulator seed %u\n", rt::to_string(p),
+                                    n_timed, where == 1 ? "in shared memory" : "in the buffer", seed);
+                        rc = 1;
+                    }
+                    for (unsigned k = 0; k < 2; ++k) {
+                        cyc[k][where] += static_cast<double>(st[k].cycles_makespan);
+                    }
+                }
+            }
+            fib_staging_shared = true;
+            std::printf("%-15s %12.0f %12.0f %8.2f %12.0f %12.0f %8.2f\n", rt::to_string(p),
+                        cyc[0][0] / seeds, cyc[0][1] / seeds, cyc[0][0] / cyc[0][1], cyc[1][0] / seeds,
+                        cyc[1][1] / seeds, cyc[1][0] / cyc[1][1]);
+        }
     }
     {
         // The cut-off (fib_fork_task::cutoff): fib(m) for m below it computed in place, the tree's

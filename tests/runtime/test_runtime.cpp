@@ -74,6 +74,23 @@ TEST_P(RuntimePolicy, FibonacciLeavesMatchTheClosedForm) {
     });
 }
 
+// config::staging_in_shared: the lanes' staging buffers in the work-group's shared memory, which the
+// scoped-cache model treats as local memory (never in an L1). The same answer, and the staging stores'
+// lines no longer written back by the releases that follow them.
+TEST_P(RuntimePolicy, StagingInSharedMemoryKeepsTheAnswerAndLeavesTheL1) {
+    canopy::test::for_seeds(scm(), 6, [&] {
+        auto c = config();
+        c.staging_capacity = 4; // 32 lanes x 4 tasks x 3 words: 1.5 KiB, beside tiny's residency
+        rt::stats in_buffer, in_shared;
+        ASSERT_EQ(run_fib(c, 12, &in_buffer), fib_leaves(12));
+        c.staging_in_shared = true;
+        ASSERT_EQ(run_fib(c, 12, &in_shared), fib_leaves(12));
+        ASSERT_EQ(in_shared.total_tasks(), 2 * fib_leaves(12) - 1);
+        EXPECT_EQ(in_shared.workgroups, in_buffer.workgroups);
+        EXPECT_LT(in_shared.lines_written_back, in_buffer.lines_written_back);
+    });
+}
+
 TEST_P(RuntimePolicy, UnbalancedFanOutIsSharedAcrossWorkGroups) {
     canopy::test::for_seeds(scm(), 15, [&] {
         auto c = config();
@@ -269,6 +286,28 @@ TEST(RuntimeOverflow, DeviceQueueSeeds) {
     c.device_capacity = 2; // 72 seeds are 3 fronts of 32
     const std::string m = error_of([&] { ts.run(c); });
     EXPECT_NE(m.find("device queue (level device"), std::string::npos) << m;
+}
+
+// Staging that would not fit in shared memory, or would lower the device's residency, stays in the run's
+// buffer: the launch neither fails (tiny: 16 KiB a work-group) nor runs fewer work-groups (hrf8: 4
+// resident a CU in 64 KiB, so 24 KiB a work-group would halve them).
+TEST(RuntimeStaging, SharedStagingThatDoesNotFitStaysInTheBuffer) {
+    {
+        canopy::emu::scoped_options o(scm());
+        auto c = cfg(rt::policy::hrf_indirect);
+        c.staging_capacity = 48; // 32 lanes x 48 x 3 words x 4 bytes = 18 KiB
+        c.staging_in_shared = true;
+        EXPECT_EQ(run_fib(c, 10), fib_leaves(10));
+    }
+    canopy::emu::scoped_options o(canopy::test::emu_options("hrf8"));
+    auto c = cfg(rt::policy::hrf_indirect, 64);
+    c.staging_capacity = 32; // 64 lanes x 32 x 3 words x 4 bytes = 24 KiB
+    rt::stats in_buffer, asked;
+    EXPECT_EQ(run_fib(c, 10, &in_buffer), fib_leaves(10));
+    c.staging_in_shared = true;
+    EXPECT_EQ(run_fib(c, 10, &asked), fib_leaves(10));
+    EXPECT_EQ(asked.workgroups, in_buffer.workgroups);
+    EXPECT_EQ(asked.workgroups, 32u) << "hrf8: 8 CUs x 4 resident work-groups";
 }
 
 TEST(RuntimeOverflow, LaneStaging) {

@@ -22,6 +22,13 @@ struct config {
     unsigned workgroup_capacity = 16;
     unsigned device_capacity = 64;
     unsigned staging_capacity = 16;
+    // Staging in the work-group's shared memory (LDS) when it fits without lowering how many work-groups
+    // the device holds resident; otherwise (and by default) in the run's device buffer. Why: staging is
+    // sub-group-private, but in global memory it passes through the L1, where every device-scope release
+    // writes its dirty lines back and every acquire invalidates it (docs/runtime.md, "Staging in shared
+    // memory"). Off by default until it is measured beyond fib: at the default staging_capacity only
+    // payloads of up to 2 words fit beside hrf8's residency.
+    bool staging_in_shared = false;
     // Locked core: donation thresholds (HRF §7.1 gives none; these are ours): a sub-group holding at least
     // `keep_private + 1` fronts donates its oldest when the work-group queue holds fewer than
     // `workgroup_threshold` fronts, else to the device queue when it holds fewer than

@@ -25,6 +25,7 @@
 #include "canopy/platform/ids.hpp"
 #include "canopy/platform/plain_access.hpp"
 #include "canopy/platform/scope.hpp"
+#include "canopy/platform/shared_memory.hpp"
 #include "canopy/platform/spin.hpp"
 #include "canopy/platform/subgroup.hpp"
 #include "canopy/platform/trace.hpp"
@@ -86,6 +87,21 @@ template <policy P, class... Tasks> struct core_base {
     /// steal-emulated's request words and mailboxes (steal_emulated.hpp).
     CANOPY_DEVICE emulated_steal mailboxes() const {
         return {mem + L.requests, mem + L.mailboxes, L.mailbox_words(), L.shape};
+    }
+    /// Lane `lane` of sub-group `sg`'s staging buffer: in the work-group's shared memory when the run
+    /// put it there (layout::staging_shared; only a set that may_stage_in_shared), else in the run's
+    /// buffer. Only that lane reads or writes
+    /// it, with plain accesses in program order, so where it lives changes no synchronization; in
+    /// shared memory no release writes it back and no acquire invalidates it.
+    CANOPY_DEVICE unsigned* staging_of(unsigned sg, unsigned lane) const {
+        if constexpr (may_stage_in_shared<Tasks...>) {
+            if (L.staging_shared) { // the work-group's shared memory holds its own sub-groups' rows
+                return dynamic_shared<unsigned>() +
+                       (static_cast<layout::offset>(subgroup_id()) * L.shape.lanes + lane) *
+                           L.staging_capacity * L.staged_words;
+            }
+        }
+        return mem + L.staging_at(sg, lane);
     }
     CANOPY_DEVICE unsigned* outstanding() const { return mem + L.outstanding; }
     CANOPY_DEVICE unsigned* status() const { return mem + L.status; }

@@ -32,6 +32,9 @@ struct layout {
     unsigned private_capacity = 0, workgroup_capacity = 0, device_capacity = 0, staging_capacity = 0;
     unsigned staged_words = 0, counters = 0;
     bool rings = false; // ring core: front_ring queues and the idle counts
+    // Staging in the launch's dynamic shared memory (config::staging_in_shared): the buffer has no
+    // staging region, and staging_at is not used.
+    bool staging_shared = false;
     // Region offsets. The first three are fixed: the host uploads only [0, workgroup_queues) (status,
     // counter, the device queue holding the seeds) and reads back only the status, the counter, the
     // stats rows and, on failure, the queues' control words.
@@ -72,7 +75,7 @@ struct layout {
         return private_queues +
                (offset{sg} * private_capacity + (i & (private_capacity - 1))) * shape.words();
     }
-    /// The staging buffer of lane `lane` of sub-group `sg`.
+    /// The staging buffer of lane `lane` of sub-group `sg` (in the buffer: !staging_shared).
     CANOPY_HOST_DEVICE offset staging_at(unsigned sg, unsigned lane) const {
         return staging + (offset{sg} * shape.lanes + lane) * staging_capacity * staged_words;
     }
@@ -87,7 +90,7 @@ struct layout {
         more_device_rings = idle + (rings ? 1 + offset{workgroups} : 0);
         private_queues = more_device_rings + offset{device_rings - 1} * queue_words(device_capacity);
         staging = private_queues + offset{subgroups()} * private_capacity * shape.words();
-        stats = staging_at(subgroups(), 0);
+        stats = staging_shared ? staging : staging_at(subgroups(), 0);
         total = stats_at(subgroups());
     }
 };

@@ -749,7 +749,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
         unsigned counters[num_counters] = {};
         loop_state s(counters, wg);
-        ctx_t ctx(mem + L.staging_at(sg, lane), L.staging_capacity, dev);
+        ctx_t ctx(this->staging_of(sg, lane), L.staging_capacity, dev);
         const bool traced = leader && tracing(); // --trace (platform/trace.hpp): read once
 
         for (;;) {

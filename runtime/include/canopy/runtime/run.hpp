@@ -184,6 +184,7 @@ template <class... Tasks> class task_set {
     struct run_shape {
         device_info info;
         unsigned F, D, grid;
+        std::size_t shared_bytes; // the launch's dynamic shared memory: staging's, or 0 (in the buffer)
     };
 
     /// The run's device memory: one buffer per device, and the system level's (several devices).
@@ -269,9 +270,10 @@ template <class... Tasks> class task_set {
                             std::to_string(system_layout::max_devices) + " the system level holds");
             }
         }
+        const std::size_t shared = staging_shared_bytes<sched_t>(c, info);
         unsigned grid = c.grid;
         if (c.persistent || grid == 0) {
-            grid = sync::persistent_grid<detail::persistent_body<sched_t>>(c.block);
+            grid = sync::persistent_grid<detail::persistent_body<sched_t>>(c.block, shared);
         }
         if (grid == 0) {
             throw error("canopy::runtime: block " + std::to_string(c.block) +
@@ -296,7 +298,25 @@ template <class... Tasks> class task_set {
                 std::to_string(c.workgroup_capacity) + ", device " + std::to_string(c.device_capacity) +
                 "); use 2 or more, or queues = locked");
         }
-        return {info, F, D, grid};
+        return {info, F, D, grid, shared};
+    }
+
+    /// Staging's bytes of dynamic shared memory per work-group when config::staging_in_shared and they
+    /// fit without lowering the device's residency (a persistent launch's grid, or a plain one's waves);
+    /// else 0: staging stays in the run's buffer.
+    template <class sched_t>
+    static std::size_t staging_shared_bytes(const config& c, const device_info& info) {
+        const std::size_t bytes =
+            std::size_t{c.block} * c.staging_capacity * staged_words<Tasks...> * sizeof(unsigned);
+        // Room left for the kernel's own block-shared words (occupancy discovery's participation).
+        constexpr std::size_t static_room = 256;
+        if (!may_stage_in_shared<Tasks...> || !c.staging_in_shared ||
+            bytes + static_room > info.shared_bytes_per_block) {
+            return 0;
+        }
+        using body = detail::persistent_body<sched_t>;
+        const unsigned without = sync::persistent_grid<body>(c.block);
+        return without != 0 && sync::persistent_grid<body>(c.block, bytes) == without ? bytes : 0;
     }
 
     /// Where every part of the run's buffer lives; refuses a buffer larger than the device's memory.
@@ -314,6 +334,7 @@ template <class... Tasks> class task_set {
         L.staged_words = staged_words<Tasks...>;
         L.counters = num_counters;
         L.rings = rings;
+        L.staging_shared = r.shared_bytes != 0;
         if constexpr (rings) {
             const unsigned per = c.workgroups_per_device_ring == 0 ? 1u : c.workgroups_per_device_ring;
             L.device_rings = c.device_rings != 0 ? c.device_rings : (grid + per - 1) / per;
@@ -457,17 +478,22 @@ template <class... Tasks> class task_set {
                         k.mems[d] = mems[d].data();
                     }
                     // One launch stands for one per device, all at once.
-                    timed_launch(&t, [&] { launch_on_devices({.grid = grid * D, .block = c.block}, D, k); });
+                    timed_launch(&t, [&] {
+                        launch_on_devices(
+                            {.grid = grid * D, .block = c.block, .shared_bytes = r.shared_bytes}, D, k);
+                    });
                     participants = grid * D;
                 }
             } else if (c.persistent) {
                 sync::discovery_context ctx(grid);
                 // Returns after reading the participant count back: the kernel has finished.
-                participants = sync::launch_persistent({.grid = grid, .block = c.block}, ctx,
-                                                       detail::persistent_body<sched_t>{s}, &t);
+                participants =
+                    sync::launch_persistent({.grid = grid, .block = c.block, .shared_bytes = r.shared_bytes},
+                                            ctx, detail::persistent_body<sched_t>{s}, &t);
             } else {
                 timed_launch(&t, [&] {
-                    launch({.grid = grid, .block = c.block}, detail::plain_kernel<sched_t>{s, grid});
+                    launch({.grid = grid, .block = c.block, .shared_bytes = r.shared_bytes},
+                           detail::plain_kernel<sched_t>{s, grid});
                 });
             }
             // A GPU launch is asynchronous: wait for the kernel, so that `seconds` covers it and a

@@ -95,6 +95,15 @@ template <class... Tasks> CANOPY_HOST_DEVICE constexpr unsigned type_words(unsig
 /// Words one staged task takes: its type, its priority, then its payload.
 template <class... Tasks> inline constexpr unsigned staged_words = 2 + payload_words<Tasks...>;
 
+/// Whether a task set may stage in the work-group's shared memory (config::staging_in_shared): payloads
+/// of at most 3 words (fib's: a value and a join slot). Staging grows with the payload: at the default
+/// staging capacity (16) only 2 words fit beside hrf8's residency (64 lanes x 16 x 4 words = 16 KiB, a
+/// quarter of a CU), 3 fit at a capacity of 12, and a wider set would need a capacity too small for
+/// most of its tasks. A set that may not compiles no second staging path: the path costs registers
+/// where it is compiled (ptxas -v, sm_90: 8 in some locked-core kernels), so UTS's and the graph
+/// algorithms' kernels keep their code.
+template <class... Tasks> inline constexpr bool may_stage_in_shared = staged_words<Tasks...> <= 5;
+
 namespace detail {
 struct context_access;
 } // namespace detail
