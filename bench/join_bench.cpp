@@ -64,15 +64,14 @@ rt::config config(rt::policy p) {
     return c;
 }
 
-/// fib's runs: a fib task spawns at most 2 children, so its staging needs 2 tasks per lane; sized so,
-/// every fib run here stages in the work-group's shared memory (config::staging_in_shared: with the
-/// default 16 the join runs' wider payload would not fit beside hrf8's residency and would stage in the
-/// L1, the spawn-only run's would not: the comparison would be of two staging places).
-bool fib_staging_shared = true; // the staging table below runs fib both ways
-rt::config fib_config(rt::policy p) {
+/// fib's runs: a fib task spawns at most 2 children, so its staging needs 2 tasks a lane. Sized so, the
+/// spawn-only and the join runs both fit in the work-group's shared memory beside hrf8's residency
+/// (config::staging_in_shared; at the default 16 only the spawn-only run's narrower payload would, and
+/// the comparison would be of two staging places). `shared` false: staging in the run's buffer.
+rt::config fib_config(rt::policy p, bool shared) {
     rt::config c = config(p);
     c.staging_capacity = 2;
-    c.staging_in_shared = fib_staging_shared;
+    c.staging_in_shared = shared;
     return c;
 }
 
@@ -98,23 +97,23 @@ bool by_queens(rt::policy p, unsigned n, rt::stats& s) {
 }
 
 /// Spawn-only fib(n): leaves counted by a device-scope atomic. False on a wrong count.
-bool spawn_only(rt::policy p, unsigned n, rt::stats& s) {
+bool spawn_only(rt::policy p, unsigned n, rt::stats& s, bool shared = true) {
     canopy::device_buffer<unsigned> leaves(1);
     leaves.fill_zero();
     rt::task_set<ck::fib_task> ts{ck::fib_task{leaves.data()}};
     ts.seed<ck::fib_task>({n});
-    s = ts.run(fib_config(p));
+    s = ts.run(fib_config(p, shared));
     return leaves.to_vector()[0] == ck::fib_leaves(n);
 }
 
 /// fib(n) by joins, fib(m) for m < cutoff computed in place (2: the plain tree). False on a wrong result
 /// or a record not freed.
-bool by_joins(rt::policy p, unsigned n, rt::stats& s, unsigned cutoff = 2) {
+bool by_joins(rt::policy p, unsigned n, rt::stats& s, unsigned cutoff = 2, bool shared = true) {
     rt::join_pool<unsigned long long, 2> pool(join_records);
     rt::task_set<ck::fib_join_task, ck::fib_join_sum> ts{ck::fib_join_task{pool.view(), cutoff},
                                                          ck::fib_join_sum{pool.view()}};
     ts.seed<ck::fib_join_task>({n, rt::join_root_slot});
-    s = ts.run(fib_config(p));
+    s = ts.run(fib_config(p, shared));
     return pool.result() == ck::fib_value(n) && pool.free_records() == pool.capacity();
 }
 
@@ -123,7 +122,7 @@ bool by_sums(rt::policy p, unsigned n, rt::stats& s) {
     rt::task_set<ck::fib_sum_task, ck::fib_sum_pass> ts{ck::fib_sum_task{pool.view()},
                                                         ck::fib_sum_pass{pool.view()}};
     ts.seed<ck::fib_sum_task>({n, rt::join_root_slot});
-    s = ts.run(fib_config(p));
+    s = ts.run(fib_config(p, true));
     return pool.result() == ck::fib_value(n) && pool.free_records() == pool.capacity();
 }
 
@@ -278,11 +277,11 @@ int main(int argc, char** argv) {
                     canopy::emu::options o = timed_hrf8();
                     o.seed = seed;
                     canopy::emu::scoped_options so(o);
-                    fib_staging_shared = where == 1;
+                    const bool shared = where == 1;
                     rt::stats st[2];
-                    if (!spawn_only(p, n_timed, st[0]) || !by_joins(p, n_timed, st[1])) {
+                    if (!spawn_only(p, n_timed, st[0], shared) || !by_joins(p, n_timed, st[1], 2, shared)) {
                         std::printf("FAIL: %s fib(%u), staging %s, emulator seed %u\n", rt::to_string(p),
-                                    n_timed, where == 1 ? "in shared memory" : "in the buffer", seed);
+                                    n_timed, shared ? "in shared memory" : "in the buffer", seed);
                         rc = 1;
                     }
                     for (unsigned k = 0; k < 2; ++k) {
@@ -290,7 +289,6 @@ int main(int argc, char** argv) {
                     }
                 }
             }
-            fib_staging_shared = true;
             std::printf("%-15s %12.0f %12.0f %8.2f %12.0f %12.0f %8.2f\n", rt::to_string(p),
                         cyc[0][0] / seeds, cyc[0][1] / seeds, cyc[0][0] / cyc[0][1], cyc[1][0] / seeds,
                         cyc[1][1] / seeds, cyc[1][0] / cyc[1][1]);

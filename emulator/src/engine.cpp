@@ -433,7 +433,7 @@ void engine::run() {
         if (dynamic_pool_) {
             // Dynamic shared memory is the work-group's LDS / shared memory: it never passes through
             // the L1, so no release writes it back and no acquire invalidates it.
-            m->add_scratchpad(dynamic_pool_.get(), dynamic_shared_ * std::min(slots_, grid_));
+            m->add_scratchpad(dynamic_pool_.get(), dynamic_shared_ * used_slots);
         }
         scm = m.get();
         model_ = scm;
