@@ -88,8 +88,9 @@ TEST(RuntimeLayout, OffsetsAre64BitAtMi300xScale) {
     EXPECT_EQ(L.stats, stats);
     EXPECT_EQ(L.total, total);
     EXPECT_GT(L.total, u{1} << 32) << "the scenario must cross 2^32 words to test anything";
-    // The last sub-group's last staging word and stats row end exactly at the next region.
-    EXPECT_EQ(L.staging_at(static_cast<unsigned>(sgs - 1), 63) + 1024ULL * 8, L.stats);
+    // The last sub-group's last staging entry (entry-major: lane 63's entry 1023 is the last) and stats
+    // row end exactly at the next region.
+    EXPECT_EQ(L.staging_at(static_cast<unsigned>(sgs - 1), 63) + 1023ULL * 64 * 8 + 8, L.stats);
     EXPECT_EQ(L.stats_at(static_cast<unsigned>(sgs - 1)) + rt::num_counters, L.total);
 }
 

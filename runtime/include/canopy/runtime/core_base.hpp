@@ -97,8 +97,9 @@ template <policy P, class... Tasks> struct core_base {
         if constexpr (may_stage_in_shared<Tasks...>) {
             if (L.staging_shared) { // the work-group's shared memory holds its own sub-groups' rows
                 return dynamic_shared<unsigned>() +
-                       (static_cast<layout::offset>(subgroup_id()) * L.shape.lanes + lane) *
-                           L.staging_capacity * L.staged_words;
+                       (static_cast<layout::offset>(subgroup_id()) * L.shape.lanes * L.staging_capacity +
+                        lane) *
+                           L.staged_words;
             }
         }
         return mem + L.staging_at(sg, lane);

@@ -75,9 +75,12 @@ struct layout {
         return private_queues +
                (offset{sg} * private_capacity + (i & (private_capacity - 1))) * shape.words();
     }
-    /// The staging buffer of lane `lane` of sub-group `sg` (in the buffer: !staging_shared).
+    /// The first staged entry of lane `lane` of sub-group `sg` (in the buffer: !staging_shared). A
+    /// sub-group's staging is entry-major: entry i of lane l at (i * lanes + l) * staged_words
+    /// (task_context's stride), so that the lanes' first spawns share lines (a front's spawns touch
+    /// as many lines as they fill, not one per lane) and, on a GPU, their stores coalesce.
     CANOPY_HOST_DEVICE offset staging_at(unsigned sg, unsigned lane) const {
-        return staging + (offset{sg} * shape.lanes + lane) * staging_capacity * staged_words;
+        return staging + (offset{sg} * shape.lanes * staging_capacity + lane) * staged_words;
     }
     CANOPY_HOST_DEVICE offset stats_at(unsigned sg) const { return stats + offset{sg} * counters; }
 

@@ -144,7 +144,7 @@ class task_context : private detail::deferred_slot<(detail::is_inline_continuati
         constexpr unsigned type = detail::index_of<Task, Tasks...>::value;
         unsigned words[tw] = {};
         __builtin_memcpy(words, &p, sizeof(p)); // device code: std::memcpy is host-only on HIP
-        unsigned* e = stage_ + n_ * (2 + W);
+        unsigned* e = stage_ + n_ * stride();
         // Plain stores: this lane reads them back itself when the sub-group packs (program order).
         // Only the task's own words: the slot is W words wide, the rest is never read.
         st(&e[0], type);
@@ -166,7 +166,10 @@ class task_context : private detail::deferred_slot<(detail::is_inline_continuati
     CANOPY_DEVICE unsigned staged_of(unsigned t) const { return per_type_[t]; }
     CANOPY_DEVICE bool overflowed() const { return overflow_; }
     /// Staged task i: [type, priority, payload words].
-    CANOPY_DEVICE const unsigned* entry(unsigned i) const { return stage_ + i * (2 + W); }
+    CANOPY_DEVICE const unsigned* entry(unsigned i) const { return stage_ + i * stride(); }
+    /// Words between a lane's consecutive entries: the sub-group's staging is entry-major
+    /// (layout::staging_at), the lanes' entry i side by side.
+    CANOPY_DEVICE static unsigned stride() { return subgroup_size() * (2 + W); }
     /// Leaves the completion of one child of `record` (count `pending`, `n` children) to the sub-group's
     /// resolve step, which runs Cont inline once the record is resolved. False when this lane already
     /// deferred one in this task (the caller completes it itself) or Cont cannot run inline.
