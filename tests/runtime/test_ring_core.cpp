@@ -148,6 +148,48 @@ TEST(RingCore, SeveralDeviceRingsLoseNothing) {
     }
 }
 
+// Seeds are dealt round the device rings (run.hpp, seed_image): 160 seeds of wave32 are 5 fronts, which
+// three rings of 2 fronts hold and one would not; every seed runs exactly once. 7 fronts fit in no
+// three rings of 2: the run is refused before launch, naming the device queue and the seeds.
+struct mark_args {
+    unsigned i;
+};
+struct mark_task {
+    using payload = mark_args;
+    unsigned* seen;
+    template <class Ctx> CANOPY_DEVICE void operator()(const mark_args& a, Ctx&) const {
+        canopy::atomic_ref<unsigned, canopy::scope::device>(seen[a.i]).fetch_add(1,
+                                                                                 std::memory_order_relaxed);
+    }
+};
+
+TEST(RingCore, SeedsAreDealtRoundTheDeviceRings) {
+    const auto run = [](unsigned n) {
+        rt::config c;
+        c.block = 32;
+        c.device_capacity = 2;
+        c.device_rings = 3;
+        canopy::device_buffer<unsigned> seen(n);
+        seen.fill_zero();
+        rt::task_set<mark_task> ts{mark_task{seen.data()}};
+        for (unsigned i = 0; i < n; ++i) {
+            ts.seed<mark_task>(mark_args{i});
+        }
+        const rt::stats st = ts.run(c);
+        EXPECT_EQ(st.total_tasks(), n);
+        return seen.to_vector();
+    };
+    canopy::test::for_seeds(
+        scm(), 4, [&] { EXPECT_EQ(run(160), std::vector<unsigned>(160, 1u)) << "a seed lost or run twice"; });
+    canopy::emu::scoped_options s(scm());
+    try {
+        run(224);
+        FAIL() << "7 seed fronts fit in 3 rings of 2";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find("while placing the seeds"), std::string::npos) << e.what();
+    }
+}
+
 // Every lane of a level-d node records d in the order the tasks run; one sub-group runs the whole tree.
 struct level_args {
     unsigned depth;
