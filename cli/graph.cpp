@@ -813,9 +813,10 @@ action add_graph(CLI::App& app) {
         ->default_val(o->run.device_rings)
         ->check(CLI::Range(0u, 65536u));
     sub->add_option("--coloring", o->run.coloring,
-                    "color, tasks: dag (the greedy colouring in priority order, a task per vertex released "
-                    "by a dependency counter) or speculative (assign and detect conflicts in one queue, no "
-                    "counters: faster, proper, but not the greedy colouring and it may use more colours)")
+                    "color, tasks: dag (the greedy colouring in largest-degree-first order, a vertex "
+                    "released by a dependency counter) or speculative (assign and detect conflicts in one "
+                    "queue, no counters: faster, proper, but not the greedy colouring: it may use more "
+                    "colours)")
         ->check(CLI::IsMember({"dag", "speculative"}))
         ->default_val(o->run.coloring);
     sub->add_option("--order", o->run.order,

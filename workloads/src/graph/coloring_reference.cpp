@@ -61,7 +61,8 @@ std::vector<std::uint32_t> first_fit(const csr_graph& g, const std::vector<verte
 std::vector<std::uint32_t> reference_greedy_color(const csr_graph& g) {
     std::vector<vertex_id> order(g.num_vertices());
     std::iota(order.begin(), order.end(), vertex_id{0});
-    std::sort(order.begin(), order.end(), [](vertex_id a, vertex_id b) { return color_before(a, b); });
+    std::sort(order.begin(), order.end(),
+              [&](vertex_id a, vertex_id b) { return ldf_before(g.degree(a), a, g.degree(b), b); });
     return first_fit(g, order);
 }
 

@@ -8,13 +8,15 @@
 //                 iteration over all vertices; the host reads back how many were coloured (the stop
 //                 flag: the remaining count reaches 0). launches == iterations == colours.
 //   persistent    the same iterations in one launch, an XF barrier after each: barriers == iterations.
-//   tasks         greedy colouring in priority order as a dependency-counting DAG (Atos' variant): a
-//                 vertex's counter is its number of higher-priority neighbours (counted by one kernel
-//                 before the runtime launch: launches == 2); vertices with none are the seeds; a vertex
-//                 task colours its vertex with the smallest colour no higher-priority neighbour has
-//                 (all of them are coloured by then), then decrements the counter of each lower-priority
-//                 neighbour and spawns that neighbour's task when the counter reaches 0. The result is
-//                 the sequential greedy colouring in descending priority order, exactly.
+//   tasks         greedy colouring in largest-degree-first order (coloring_order.hpp's ldf_before) as
+//                 a dependency-counting DAG (Atos' variant): a counting kernel gives each vertex its
+//                 number of higher-priority neighbours and reorders its list, those first (launches ==
+//                 2); vertices with none are the seeds; a vertex task colours its vertex with the
+//                 smallest colour no higher-priority neighbour has (all of them are coloured by then),
+//                 then decrements the counter of each lower-priority neighbour; a neighbour whose
+//                 counter reaches 0 runs next in the same lane while the lane has walked fewer than
+//                 gc_inline_arcs arcs, else it is spawned. The result is the sequential greedy colouring
+//                 in that order, exactly (reference_greedy_color), whatever runs where.
 //
 // The race-free Jones-Plassmann rule. Within iteration k colours are being written while neighbours
 // read them. A vertex w is a competitor of v in iteration k when w was uncoloured at the iteration's
@@ -36,9 +38,10 @@
 //   decrements of one counter form one read-modify-write chain, so each earlier decrement's release
 //   sequence contains the last one: every higher-priority neighbour's colour write happens-before the
 //   last decrement, which spawns the task, which the runtime's queues hand off release/acquire
-//   (docs/scopes.md). So the task's plain ld of those colours is race-free and sees them: the colours
-//   are message-passed through the counter. Counters are written by the counting kernel with plain
-//   stores, ordered before the runtime launch by the kernel boundary.
+//   (docs/scopes.md), or runs it next in its own lane (program order after the acquire). So the
+//   task's plain ld of those colours is race-free and sees them: the colours are message-passed
+//   through the counter. Counters, higher[] and the reordered lists are written by the counting
+//   kernel with plain stores, ordered before the runtime launch by the kernel boundary.
 // - Results: the host reads the colours after the launch(es) have finished.
 #pragma once
 
@@ -141,8 +144,28 @@ struct jp_persistent {
 
 // ---- tasks ----
 
+/// The tasks' order on the device: ldf_before (coloring_order.hpp) on the vertices' degrees.
+CANOPY_DEVICE inline bool gc_before(const csr_view& g, vertex_id u, vertex_id v) {
+    return ldf_before(g.degree(u), u, g.degree(v), v);
+}
+
+/// The arcs a lane walks before it stops running released vertices itself (gc_chain). A vertex released
+/// by a decrement runs in the lane that released it, instead of through the queues, while the lane has
+/// walked fewer arcs than this: a trip through the queues costs about the same whatever the vertex, and
+/// running a vertex delays the front's other children by its arcs, so small vertices chain and large
+/// ones do not. Measured (timed hrf32, cycles, 4elt / copter2 / mdual): spawning every one 186 K / 463 K
+/// / 370 K; 8 arcs 188 K / 463 K / 300 K; 16 arcs 196 K / 530 K / 286 K; 2 vertices whatever their arcs
+/// 192 K / 548 K / 299 K.
+inline constexpr edge_id gc_inline_arcs = 8;
+
+/// What a lane of the DAG colouring stages at most: a seed range's lane chains fewer than fan_out arcs
+/// before its last vertex (at most one task each), whose release stages at most fan_out tasks or
+/// pieces, and spawns at most fan_out seeds. (A vertex task: fewer than gc_inline_arcs, then fan_out.)
+inline constexpr unsigned gc_staging = 3 * fan_out;
+
 struct gc_args {
-    csr_view g;
+    csr_view g;             // targets reordered: each list's higher-priority neighbours first
+    const unsigned* higher; // v's higher-priority neighbours: the first higher[v] arcs of its list
     std::uint32_t* color;
     unsigned* counter; // higher-priority neighbours not yet coloured
 };
@@ -157,9 +180,13 @@ struct gc_seeds_payload {
     vertex_id lo, hi; // vertices [lo, hi)
 };
 
-/// Counts every vertex's higher-priority neighbours (one arc, one count; self-loops ignored).
+/// Counts every vertex's higher-priority neighbours and writes its list reordered, those first (the
+/// rest, self-loops included, after): no task compares priorities (a degree load per neighbour), and a
+/// seed is a vertex with higher[v] == 0.
 struct gc_count_kernel {
     csr_view g;
+    vertex_id* ordered; // g's targets, each list reordered
+    unsigned* higher;
     unsigned* counter;
     CANOPY_DEVICE void operator()() const {
         const unsigned stride = grid_dim() * block_dim();
@@ -167,9 +194,16 @@ struct gc_count_kernel {
             unsigned n = 0;
             for (edge_id e = g.begin(v); e < g.end(v); ++e) {
                 const vertex_id w = g.target(e);
-                n += w != v && color_before(w, v) ? 1u : 0u;
+                n += w != v && gc_before(g, w, v) ? 1u : 0u;
             }
-            st(&counter[v], n); // read by the runtime launch, after the kernel boundary
+            edge_id up = g.begin(v), down = g.begin(v) + n;
+            for (edge_id e = g.begin(v); e < g.end(v); ++e) {
+                const vertex_id w = g.target(e);
+                st(&ordered[w != v && gc_before(g, w, v) ? up++ : down++], w);
+            }
+            // Read by the runtime launch, after the kernel boundary.
+            st(&counter[v], n);
+            st(&higher[v], n);
         }
     }
 };
@@ -177,21 +211,27 @@ struct gc_count_kernel {
 struct gc_vertex_task;
 struct gc_range_task;
 
-/// Decrements the counters of v's lower-priority neighbours along arcs [lo, hi), spawning each one that
-/// reaches 0; a range longer than fan_out is split into at most fan_out range tasks.
+/// Decrements the counters of v's lower-priority neighbours along arcs [lo, hi) (the reordered list's
+/// tail: all lower, or v itself), spawning each one that reaches 0, except the first when `next` asks
+/// for it (gc_chain runs it here); a range longer than fan_out is split into at most fan_out range tasks.
 template <class Ctx>
-CANOPY_DEVICE void gc_release(Ctx& ctx, const gc_args& a, vertex_id v, edge_id lo, edge_id hi) {
+CANOPY_DEVICE void gc_release(Ctx& ctx, const gc_args& a, vertex_id v, edge_id lo, edge_id hi,
+                              vertex_id* next = nullptr) {
     each_or_split(
         lo, hi,
         [&](edge_id e) {
             const vertex_id w = a.g.target(e);
-            if (w == v || !color_before(v, w)) {
+            if (w == v) {
                 return;
             }
             // acq_rel: releases v's colour to w's task, acquires the other neighbours' (header comment).
             if (atomic_ref<unsigned, scope::device>(a.counter[w]).fetch_sub(1u, std::memory_order_acq_rel) ==
                 1) {
-                ctx.template spawn<gc_vertex_task>(gc_vertex_payload{w});
+                if (next != nullptr && *next == no_vertex) {
+                    *next = w; // runs in this lane, after this acquire: as a spawned task after its pick
+                } else {
+                    ctx.template spawn<gc_vertex_task>(gc_vertex_payload{w});
+                }
             }
         },
         [&](edge_id b, edge_id e) {
@@ -208,23 +248,21 @@ struct gc_range_task {
     }
 };
 
-struct gc_vertex_task {
-    using payload = gc_vertex_payload;
-    gc_args a;
-    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
-        const vertex_id v = x.v;
-        const edge_id lo = a.g.begin(v), hi = a.g.end(v);
-        // The smallest colour no higher-priority neighbour has, 64 candidates per pass.
+/// Colours v, then each vertex its release hands back, while the lane has walked fewer than `budget`
+/// arcs (`walked` counts them, across calls: a seed range's lane shares one budget). v is coloured
+/// with the smallest colour no higher-priority neighbour has (64 candidates per pass; all of them are
+/// coloured: their decrements brought v here), then releases its lower-priority neighbours.
+template <class Ctx>
+CANOPY_DEVICE void gc_chain(Ctx& ctx, const gc_args& a, vertex_id v, edge_id& walked, edge_id budget) {
+    for (;;) {
+        const edge_id lo = a.g.begin(v), hi = a.g.end(v), mid = lo + ld(&a.higher[v]);
         std::uint32_t chosen = 0;
         for (std::uint32_t base = 0;; base += 64) {
             std::uint64_t used = 0;
-            for (edge_id e = lo; e < hi; ++e) {
-                const vertex_id w = a.g.target(e);
-                if (w != v && color_before(w, v)) {
-                    const std::uint32_t c = ld(&a.color[w]); // message-passed by w's decrement
-                    if (c >= base && c - base < 64) {
-                        used |= std::uint64_t{1} << (c - base);
-                    }
+            for (edge_id e = lo; e < mid; ++e) {
+                const std::uint32_t c = ld(&a.color[a.g.target(e)]); // message-passed by the decrement
+                if (c >= base && c - base < 64) {
+                    used |= std::uint64_t{1} << (c - base);
                 }
             }
             if (used != ~std::uint64_t{0}) {
@@ -237,25 +275,42 @@ struct gc_vertex_task {
             }
         }
         st(&a.color[v], chosen); // released by the decrements below
-        gc_release(ctx, a, v, lo, hi);
+        walked += hi - lo;
+        vertex_id next = no_vertex;
+        gc_release(ctx, a, v, mid, hi, walked < budget ? &next : nullptr);
+        if (next == no_vertex) {
+            return;
+        }
+        v = next;
+    }
+}
+
+struct gc_vertex_task {
+    using payload = gc_vertex_payload;
+    gc_args a;
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
+        edge_id walked = 0;
+        gc_chain(ctx, a, x.v, walked, gc_inline_arcs);
     }
 };
 
-/// The seeds: the vertices with no higher-priority neighbour (recomputed from the graph, not read from
-/// the counters, which running tasks may already be decrementing), split like a range.
+/// The seeds: the vertices with no higher-priority neighbour (higher[], not the counters, which running
+/// tasks may already be decrementing), split like a range. A lane colours its seeds itself (a seed
+/// reads no colour) while it has walked fewer than fan_out arcs, and spawns the rest.
 struct gc_seeds_task {
     using payload = gc_seeds_payload;
     gc_args a;
     template <class Ctx> CANOPY_DEVICE void operator()(const payload& x, Ctx& ctx) const {
+        edge_id walked = 0;
         each_or_split(
             x.lo, x.hi,
             [&](vertex_id v) {
-                bool first = true;
-                for (edge_id e = a.g.begin(v); e < a.g.end(v) && first; ++e) {
-                    const vertex_id w = a.g.target(e);
-                    first = w == v || !color_before(w, v);
+                if (ld(&a.higher[v]) != 0) {
+                    return;
                 }
-                if (first) {
+                if (walked < fan_out) {
+                    gc_chain(ctx, a, v, walked, fan_out);
+                } else {
                     ctx.template spawn<gc_vertex_task>(gc_vertex_payload{v});
                 }
             },
@@ -322,8 +377,8 @@ inline run_result<std::uint32_t> color_persistent(const csr_view& g, const run_o
     return r;
 }
 
-/// Both colouring task runs spawn at most fan_out tasks per lane (a split range, or the losers a
-/// speculative task re-queues).
+/// The speculative colouring spawns at most fan_out tasks per lane (a split range, or the losers a
+/// task re-queues).
 inline void check_color_staging(const run_options& o) {
     if (o.tasks.staging_capacity < fan_out) {
         throw error("canopy graph: the tasks strategy needs a staging buffer of at least " +
@@ -333,21 +388,28 @@ inline void check_color_staging(const run_options& o) {
 
 inline run_result<std::uint32_t> color_tasks(const csr_view& g, const run_options& o) {
     run_result<std::uint32_t> r;
-    check_color_staging(o);
+    if (o.tasks.staging_capacity < gc_staging) {
+        throw error("canopy graph: the DAG colouring's tasks need a staging buffer of at least " +
+                    std::to_string(gc_staging) + " tasks per lane");
+    }
     const auto t0 = std::chrono::steady_clock::now();
     device_buffer<std::uint32_t> color(std::vector<std::uint32_t>(g.num_vertices, no_color));
     device_buffer<unsigned> counter(g.num_vertices);
+    device_buffer<unsigned> higher(g.num_vertices);
+    device_buffer<vertex_id> ordered(g.num_edges);
     kernel_timer t; // the counting kernel and the runtime's: the span holds the runtime's set-up between
     timed_launch(&t, [&] {
         launch(grid_for(max_resident_blocks<gc_count_kernel>(o.block), g.num_vertices, o.block),
-               gc_count_kernel{g, counter.data()});
+               gc_count_kernel{g, ordered.data(), higher.data(), counter.data()});
     });
-    const gc_args a{g, color.data(), counter.data()};
+    csr_view og = g;
+    og.targets = ordered.data();
+    const gc_args a{og, higher.data(), color.data(), counter.data()};
     runtime::config c = o.tasks;
     c.block = o.block;
     runtime::task_set<gc_vertex_task, gc_range_task, gc_seeds_task> ts{gc_vertex_task{a}, gc_range_task{a},
                                                                        gc_seeds_task{a}};
-    ts.template seed<gc_seeds_task>(gc_seeds_payload{0, g.num_vertices});
+    seed_vertex_ranges<gc_seeds_task>(ts, g.num_vertices, c);
     r.one_round(ts.run(c, &t), 2); // the counting kernel and the runtime launch
     r.labels = color.to_vector();
     r.stop_clocks(t0, t);
@@ -366,7 +428,7 @@ inline run_result<std::uint32_t> color_tasks_speculative(const csr_view& g, cons
     runtime::config c = o.tasks;
     c.block = o.block;
     runtime::task_set<sc_vertex_task, sc_seeds_task> ts{sc_vertex_task{a}, sc_seeds_task{a}};
-    ts.template seed<sc_seeds_task>(sc_seeds_payload{0, g.num_vertices});
+    seed_vertex_ranges<sc_seeds_task>(ts, g.num_vertices, c);
     kernel_timer t;
     r.one_round(ts.run(c, &t));
     r.labels = color.to_vector();

@@ -29,6 +29,14 @@ constexpr bool color_before(vertex_id u, vertex_id v) {
     return pu != pv ? pu > pv : u > v;
 }
 
+/// The tasks strategy's order (its DAG colouring; which end of a speculative clash keeps its colour):
+/// the larger degree first, ties by color_before. Its greedy colouring is a largest-degree-first one;
+/// reference_greedy_color_ldf, the yardstick, breaks ties by the smaller id instead, which on a mesh
+/// numbered row by row chains the DAG along the rows (road20k: 918 K cycles against 98 K).
+constexpr bool ldf_before(std::uint64_t du, vertex_id u, std::uint64_t dv, vertex_id v) {
+    return du != dv ? du > dv : color_before(u, v);
+}
+
 /// The number of colours of a colouring: the largest colour + 1 (0 when empty; no_color entries are
 /// not counted).
 inline std::uint32_t count_colors(std::span<const std::uint32_t> colors) {

@@ -2,9 +2,10 @@
 //
 // reference_jones_plassmann simulates the multi-kernel/persistent strategies' iterations sequentially
 // (iteration k colours every uncoloured vertex that comes before all its neighbours uncoloured at the
-// iteration's start); reference_greedy_color colours vertices one by one in descending priority order
-// with the smallest colour no neighbour has (the tasks strategy's result). Both use coloring_order.hpp
-// and ignore self-loops. validate_coloring checks any colouring without trusting either.
+// iteration's start) in color_before's order; reference_greedy_color colours vertices one by one in
+// ldf_before's order (the larger degree first, ties by color_before) with the smallest colour no
+// neighbour has (the tasks strategy's result). Both use coloring_order.hpp and ignore self-loops.
+// validate_coloring checks any colouring without trusting either.
 #pragma once
 
 #include <cstdint>

@@ -70,8 +70,7 @@ struct sc_vertex_task;
 /// small vertices around them move, as largest-degree-first greedy colours hubs first (Kronecker 12:
 /// 63 colours by priority alone, 60 so, 40 by largest-degree-first greedy; docs/graph-experiment.md).
 CANOPY_DEVICE inline bool sc_keeps(const csr_view& g, vertex_id w, vertex_id v) {
-    const edge_id dw = g.degree(w), dv = g.degree(v);
-    return dw != dv ? dw > dv : color_before(w, v);
+    return ldf_before(g.degree(w), w, g.degree(v), v);
 }
 
 /// The smallest colour none of v's neighbours holds at the moment of reading, 64 candidates per pass.

@@ -531,7 +531,7 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
         const pr_args a{g, rank.data(), residual.data(), pending.data(), d_fx, epsilon};
         runtime::task_set<pr_vertex_task, pr_range_task, pr_seeds_task> ts{
             pr_vertex_task{a}, pr_range_task{a}, pr_seeds_task{a}};
-        ts.template seed<pr_seeds_task>(pr_seeds_payload{0, n});
+        seed_vertex_ranges<pr_seeds_task>(ts, n, c);
         const runtime::stats st = ts.run(c, &t);
         r.add_round(st);
         r.tasks += st.total_tasks();

@@ -54,6 +54,7 @@
 // - Results: the host reads the labels after the launch(es) have finished.
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <string>
@@ -103,6 +104,23 @@ template <class Index, class Piece> CANOPY_DEVICE void split_range(Index lo, Ind
     const Index chunk = (n + pieces - 1) / pieces;
     for (Index b = lo; b < hi; b += chunk) {
         piece(b, b + chunk < hi ? b + chunk : hi);
+    }
+}
+
+/// Seeds a pass over the vertices [0, n) as one range of Task (payload {lo, hi}) per work-item the device
+/// holds resident, at most as many as the device ring holds (c.device_capacity fronts), instead of one
+/// range that splits log_fan_out(n) times before most sub-groups have work; the runtime deals the seed
+/// fronts round the device rings. On timed hrf32 (8,192 work-items), against one range: the DAG colouring
+/// of 4elt 297 K -> 186 K cycles, mdual 513 K -> 370 K; speculative colouring of copter2 293 K -> 129 K.
+template <class Task, class Set> void seed_vertex_ranges(Set& ts, vertex_id n, const runtime::config& c) {
+    const device_info d = query_device();
+    const std::uint64_t resident = std::uint64_t{d.compute_units} * d.max_threads_per_cu;
+    const std::uint64_t room = std::uint64_t{c.device_capacity} * d.subgroup_size;
+    const std::uint64_t pieces = std::max<std::uint64_t>(1, std::min({resident, room, std::uint64_t{n}}));
+    const std::uint64_t chunk = (n + pieces - 1) / pieces;
+    for (std::uint64_t b = 0; b < n; b += chunk) {
+        const std::uint64_t e = std::min<std::uint64_t>(b + chunk, n);
+        ts.template seed<Task>(typename Task::payload{static_cast<vertex_id>(b), static_cast<vertex_id>(e)});
     }
 }
 
@@ -742,7 +760,7 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
         if (round == 0) {
             ts.template seed<vertex_task<P, S>>(vertex_payload{source});
         } else {
-            ts.template seed<seeds_task<P, S>>(seeds_payload{0, seeds});
+            seed_vertex_ranges<seeds_task<P, S>>(ts, seeds, c);
         }
         r.add_round(ts.run(c, &t));
         ++r.launches;
