@@ -8,6 +8,7 @@
 // queue and its level for an overflow), canopy::device_error when the kernel itself fails.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstring>
@@ -364,10 +365,12 @@ template <class... Tasks> class task_set {
     }
 
     /// The host's images of what the buffer holds at the start: `head`, [0, workgroup_queues) (the
-    /// status, the outstanding count, order priority's words and device ring 0), and, on the ring core
-    /// with several device rings, `more`, rings 1 .. device_rings - 1 (at more_device_rings).
+    /// status, the outstanding count, order priority's words and device ring 0), and, on the ring core,
+    /// `more[k - 1]` for each further device ring k that holds seeds: its control words and its seed
+    /// fronts only (the rest of the buffer is zeroed on the device).
     struct start_image {
-        std::vector<unsigned> head, more;
+        std::vector<unsigned> head;
+        std::vector<std::vector<unsigned>> more;
     };
 
     /// The seeds, packed by type into fronts (partial fronts at the start, HRF §7.1) and dealt round
@@ -380,11 +383,22 @@ template <class... Tasks> class task_set {
         // the buffer: at scale it is gigabytes), and only what the host needs is read back.
         start_image img;
         img.head.assign(L.workgroup_queues, 0u);
-        const unsigned R = rings ? L.device_rings : 1u;
-        const layout::offset ring_words = L.queue_words(c.device_capacity);
-        img.more.assign(static_cast<std::size_t>(R - 1) * ring_words, 0u);
+        // Fronts per type (a front holds F seeds of one type), then front i goes to ring i % R.
+        unsigned total = 0;
+        for (unsigned t = 0; t < sizeof...(Tasks); ++t) {
+            unsigned n = 0;
+            for (const seed_entry& s : seeds_) {
+                n += s.type == t ? 1u : 0u;
+            }
+            total += (n + F - 1) / F;
+        }
+        const unsigned R = rings ? std::max(1u, std::min(L.device_rings, total)) : 1u;
+        for (unsigned k = 1; k < R; ++k) {
+            const unsigned fronts_k = std::min((total - k + R - 1) / R, c.device_capacity);
+            img.more.emplace_back(queues::front_ring::front_at(c.device_capacity, L.shape, fronts_k), 0u);
+        }
         const auto ring_image = [&](unsigned k) {
-            return k == 0 ? img.head.data() + L.device_queue : img.more.data() + (k - 1) * ring_words;
+            return k == 0 ? img.head.data() + L.device_queue : img.more[k - 1].data();
         };
         std::vector<unsigned> in_ring(R, 0u);
         unsigned fronts = 0;
@@ -440,8 +454,9 @@ template <class... Tasks> class task_set {
             mems.back().fill_zero();
             if (d == 0) {
                 mems.back().upload_at(0, head.data(), head.size());
-                if (!img.more.empty()) {
-                    mems.back().upload_at(L.more_device_rings, img.more.data(), img.more.size());
+                for (std::size_t k = 1; k <= img.more.size(); ++k) {
+                    mems.back().upload_at(L.device_ring_at(static_cast<unsigned>(k)), img.more[k - 1].data(),
+                                          img.more[k - 1].size());
                 }
             } else if (prio) { // no seeds, and the priority words as device 0's
                 mems.back().upload_at(L.priority, head.data() + L.priority, priority_words::count);
