@@ -45,7 +45,7 @@ struct config {
     // `workgroups_per_device_ring` work-groups of the grid). Each work-group shares into and polls its
     // home ring first and probes one other per idle poll. Why: one ring for a whole GPU makes every
     // hand-off a CAS race among all its idle sub-groups on one head word (measured: docs/runtime.md, "Why
-    // several device rings"). The seeds start in ring 0.
+    // several device rings"). Seed fronts are dealt round the rings (one seed: ring 0).
     unsigned device_rings = 0;
     unsigned workgroups_per_device_ring = 8;
     // order = priority (task_order.hpp): the bucket width, and the far ring's capacity in fronts (0: the

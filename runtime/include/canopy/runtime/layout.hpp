@@ -7,9 +7,9 @@
 // The queues are front_queue (locked core) or front_ring (ring core) images: `rings` says which. The
 // idle counts (ring core) are one word for the device and one per work-group: how many sub-groups are
 // waiting for work there (the hunger that sharing answers). The ring core splits the device queue into
-// device_rings rings: ring 0 is `device_queue` (it holds the seeds, inside the uploaded head); rings 1..
-// lie after the idle counts, in the part of the buffer that is zeroed on the device (a zeroed ring is
-// empty), so more rings cost no upload.
+// device_rings rings: ring 0 is `device_queue` (inside the uploaded head); rings 1.. lie after the idle
+// counts, in the part of the buffer that is zeroed on the device (a zeroed ring is empty). Seed fronts
+// are dealt round the rings; only a ring that gets one is uploaded, and only its seeded part.
 //
 // Offsets are 64-bit words counts, and every product that locates a sub-group's or work-group's part is
 // formed in 64 bits: at MI300X scale the buffer approaches 2^31 words with the default capacities
