@@ -491,7 +491,40 @@ std::uint64_t distinct_races(rt::policy p, canopy::emu::race_check_kind k, std::
     if (p != rt::policy::broken_donation && p != rt::policy::broken_steal) {
         EXPECT_TRUE(r.exactly_once());
     }
-    return canopy::emu::last_report().distinct_races;
+    // The verdict as a library caller gets it, from run()'s stats (issue 47: before, only
+    // emu::last_report() had it); the detector's own report is the oracle.
+    const canopy::launch_race_report& got = r.stats.races;
+    const canopy::emu::launch_report& rep = canopy::emu::last_report();
+    EXPECT_TRUE(got.checked);
+    EXPECT_EQ(got.model, canopy::emu::to_string(k));
+    EXPECT_EQ(got.distinct, rep.distinct_races);
+    EXPECT_EQ(got.reports.size(), rep.races.size());
+    for (std::size_t i = 0; i < got.reports.size() && i < rep.races.size(); ++i) {
+        EXPECT_EQ(got.reports[i], canopy::emu::to_string(rep.races[i]));
+        // Each report carries the line that replays it (RaceDetector.ReplayLineReproducesTheReport).
+        EXPECT_NE(got.reports[i].find("CANOPY_EMU_SEED=" + std::to_string(seed)), std::string::npos)
+            << got.reports[i];
+    }
+    return got.distinct;
+}
+
+// Without a race check, run()'s stats say nothing was checked, and the field lists leave "races" out
+// (a run with the check lists it: stats::for_each_field, what the CLI's JSON prints).
+TEST(RuntimeRaces, RunSaysWhetherItWasChecked) {
+    for (const auto k : {canopy::emu::race_check_kind::none, canopy::emu::race_check_kind::hrf_direct}) {
+        auto o = canopy::test::emu_options("tiny");
+        o.race_check = k;
+        canopy::emu::scoped_options so(o);
+        rt::stats s;
+        ASSERT_EQ(run_fib(cfg(rt::policy::hrf_direct), 8, &s), fib_leaves(8));
+        const bool checked = k != canopy::emu::race_check_kind::none;
+        EXPECT_EQ(s.races.checked, checked);
+        EXPECT_EQ(s.races.distinct, 0u) << "hrf-direct synchronizes at device scope: race-free under all";
+        EXPECT_TRUE(s.races.reports.empty());
+        bool listed = false;
+        s.for_each_field([&](const std::string& field, auto) { listed = listed || field == "races"; });
+        EXPECT_EQ(listed, checked);
+    }
 }
 
 TEST(RuntimeRaces, PolicyVerdicts) {

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "canopy/platform/config.hpp"
 #include "canopy/platform/launch.hpp"
@@ -25,6 +26,16 @@ struct launch_memory_counters {
     std::uint64_t cycles_makespan = 0; // the timed scheduler only
 };
 
+/// The last launch's race check (the emulator's race detector, docs/race-detector.md): whether it ran,
+/// under which model, how many distinct pairs of sites raced, and the first reports as text, each with
+/// the line that replays it. A GPU checks nothing: `checked` is false there.
+struct launch_race_report {
+    bool checked = false;
+    std::string model;                // "hrf-direct", "hrf-indirect" or "rsp" when checked
+    std::uint64_t distinct = 0;       // distinct site pairs that raced
+    std::vector<std::string> reports; // the first of them (the emulator's race_report_limit), in order
+};
+
 } // namespace canopy
 
 #if defined(CANOPY_BACKEND_CPU)
@@ -32,6 +43,7 @@ struct launch_memory_counters {
 #else
 namespace canopy {
 inline launch_memory_counters last_launch_memory() { return {}; }
+inline launch_race_report last_launch_races() { return {}; }
 /// How to replay the last launch (a failure report appends it): nothing on a GPU.
 inline std::string launch_replay_hint() { return {}; }
 /// Whether one launch can stand for several devices (launch_on_devices).

@@ -559,6 +559,7 @@ template <class... Tasks> class task_set {
         stats st;
         st.seconds = seconds;
         static_cast<launch_memory_counters&>(st) = last_launch_memory(); // zero on GPUs
+        st.races = last_launch_races();                                  // checked only on the emulator
         for (unsigned d = 0; d < D; ++d) {
             unsigned status_word = 0;
             mems[d].download_at(L.status, &status_word, 1);

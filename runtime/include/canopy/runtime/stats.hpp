@@ -84,6 +84,11 @@ struct stats : launch_memory_counters {
     // The kernel alone, from GPU events around it (platform/kernel_timer.hpp); on the emulator, the
     // launch's host time (platform's device_clock names which, wherever it is printed).
     double device_ms = 0;
+    // The race detector's verdict on the launch (the emulator, when emu::options::race_check or
+    // CANOPY_EMU_RACE_CHECK asks for one; never on a GPU): a library run gets its report here, with the
+    // line that replays each race. Races do not make run() throw: a caller that wants them fatal checks
+    // races.distinct.
+    launch_race_report races;
 
     std::uint64_t total_tasks() const {
         std::uint64_t n = 0;
@@ -142,6 +147,9 @@ struct stats : launch_memory_counters {
         }
         if (cycles_makespan != 0) {
             f("cycles_makespan", cycles_makespan);
+        }
+        if (races.checked) {
+            f("races", races.distinct);
         }
     }
 

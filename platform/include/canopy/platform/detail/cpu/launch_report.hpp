@@ -5,6 +5,7 @@
 
 #include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/options.hpp"
+#include "canopy/emulator/race_detector.hpp"
 
 namespace canopy {
 
@@ -21,6 +22,22 @@ inline launch_memory_counters last_launch_memory() {
     c.cycles_max_cu = m.cycles_max_cu;
     c.cycles_makespan = m.cycles_makespan;
     return c;
+}
+
+/// The race detector's verdict on the last launch, when options::race_check asked for one.
+inline launch_race_report last_launch_races() {
+    const emu::launch_report& r = emu::last_report();
+    launch_race_report out;
+    if (r.race_check == emu::race_check_kind::none) {
+        return out;
+    }
+    out.checked = true;
+    out.model = emu::to_string(r.race_check);
+    out.distinct = r.distinct_races;
+    for (const emu::race_report& rep : r.races) {
+        out.reports.push_back(emu::to_string(rep));
+    }
+    return out;
 }
 
 /// The deterministic scheduler's seed replays the launch; the parallel scheduler's cannot be.
