@@ -27,11 +27,13 @@
 // tasks must first build the whole rank vector (4elt: 94.6 tasks per vertex at 1e-4); from the guess
 // only its error (13). A vertex task takes its residual (exchange 0), adds it to p[v] and pushes
 // signed_push_share(taken) to each out-neighbour's residual (fetch_add); a push that lifts |residual|
-// from below epsilon to at least epsilon spawns that vertex's task (the pending flag keeps one queued
-// task per vertex). Seeds: every vertex with |r| >= epsilon. The runtime's exact termination ends a
-// round. A tolerance runs one round at epsilon = residual_threshold(tolerance, V) = floor(tolerance /
-// V) (at least 1 ulp); an error target runs rounds at falling epsilon, each followed by a sums kernel
-// that measures what the guarantee needs, until the measured guarantee reaches the target.
+// from below epsilon to at least epsilon spawns that vertex's task (a pending flag keeps one queued
+// task per vertex; it lives in bit 0 of the vertex's residual word, pagerank_fixed.hpp's
+// residual_word, so that a push, a take and the flag change one word). Seeds: every vertex with |r| >=
+// epsilon. The runtime's exact termination ends a round. A tolerance runs one round at epsilon =
+// residual_threshold(tolerance, V) = floor(tolerance / V) (at least 1 ulp); an error target runs rounds at
+// falling epsilon, each followed by a sums kernel that measures what the guarantee needs, until the measured
+// guarantee reaches the target.
 //
 // Error bound of the tasks strategy:
 //   Invariant: every task keeps p + (I - dP)^-1 r unchanged, except that rounding loses mass: a push of
@@ -47,13 +49,20 @@
 //   graph without dangling vertices (pagerank_tasks_guarantee, with the run's count of takes for L).
 //   An error target, a posteriori: R, sum |p| and sum p measured after each round
 //   (pagerank_tasks_measured_guarantee, pagerank_fixed.hpp, which also tightens the normalisation).
-//   Why every |residual| >= epsilon is taken: a push's fetch_add comes before its flag exchange (release)
-//   in program order; a task clears its flag (acquire) before it takes. Take the last push that lifted
-//   |r_v| from below epsilon to at least epsilon. If its exchange found the flag set, the queued task's
-//   clear reads from that exchange (or a later one in its release sequence), so the push happens-before
-//   the take, which reads a residual that includes it (coherence) and leaves 0; if it found it clear,
-//   the pusher spawned a task, which runs after the push. Either way a take follows the last crossing,
-//   and after a take |r_v| only reaches epsilon again by another crossing.
+//   Why every |residual| >= epsilon is taken, by coherence alone: every push (fetch_add), flag set
+//   (fetch_or) and take (exchange 0, which also clears the flag) of v is an RMW on v's one word, so they
+//   have one total order, each reading the value just before it. A set that finds the flag clear spawns
+//   one task, whose take comes later in that order (the runtime's hand-off makes the spawn happen-before
+//   the task's run, and happens-before between accesses to one location is modification order). So
+//   every set is followed by a take. Let T be v's last take in a round (or the round's start, when all
+//   flags are clear: the last round's every set was followed by its take). No set comes after T. A push
+//   after T that lifts |r_v| from below epsilon to at least epsilon finds the flag clear (only a set
+//   could have set it) and so sets it: impossible. So no push after T crosses epsilon, and |r_v|, 0
+//   after T (or below epsilon at the start, else its seed's set would follow), stays below epsilon.
+//   A push that finds the flag set needs nothing more: the queued task's take comes later and includes
+//   it. Before, the flag was a second word, which needed a release exchange to set it and an acquire
+//   exchange to clear it (the message passing from push to take); on the scoped-cache model that
+//   acquire invalidated the L1 once per task.
 //
 // Memory orders and scopes, and why (device scope throughout: any work-group touches any vertex):
 // - acc, dangling and change (multi-kernel, persistent): relaxed fetch_add. Integer sums carry nothing
@@ -61,10 +70,10 @@
 //   device-scope release/acquire, which is what makes the update phase's relaxed reads see every push.
 // - rank (multi-kernel, persistent): plain ld/st; a vertex's rank is read in the push phase and written
 //   in the update phase by its owner, and the phases are ordered as above.
-// - residual (tasks): relaxed fetch_add / exchange: RMWs on one location are totally ordered, so no
-//   mass is lost or counted twice whatever the interleaving; the ordering with the take is the flag's.
-// - pending (tasks): a release exchange to set, an acquire exchange to clear: the message passing
-//   argued above (as strategies.hpp's BFS flag); neither side needs the other half.
+// - residual word (tasks): relaxed fetch_add / fetch_or / exchange: RMWs on one location are totally
+//   ordered, so no mass is lost or counted twice whatever the interleaving, and the flag in the same word
+//   orders every crossing with the take that follows it (above; as strategies.hpp's BFS label word).
+//   The flag's set is a release all the same: not for correctness; pr_push_arc says why it is kept.
 // - rank p (tasks): relaxed fetch_add: two tasks of one vertex can run at once (one started, a new one
 //   spawned by a crossing after its take); the host reads p after the launch.
 #pragma once
@@ -103,13 +112,14 @@ namespace detail {
 
 /// Push phase for vertex u; returns what u adds to the dangling sum (0 unless u has no out-arc).
 CANOPY_DEVICE inline rank_fixed pr_push(const csr_view& g, const rank_fixed* rank, rank_fixed* acc,
-                                        std::uint64_t d_fx, vertex_id u) {
+                                        std::uint64_t d_fx, vertex_id u, unsigned shift = 0) {
     const rank_fixed x = ld(&rank[u]); // written in the previous update phase (kernel boundary / barrier)
     const edge_id deg = g.degree(u);
     if (deg == 0) {
         return mul_frac(x, d_fx);
     }
-    const rank_fixed c = push_share(x, d_fx, deg);
+    // shift 1: the tasks' warm start pushes into residual words (residual_word: twice the residual).
+    const rank_fixed c = push_share(x, d_fx, deg) << shift;
     if (c == 0) {
         return 0;
     }
@@ -233,8 +243,8 @@ struct pr_persistent_phases {
 struct pr_args {
     csr_view g;
     rank_fixed* rank;
-    rank_fixed* residual;
-    unsigned* pending; // 1 while a vertex task for the vertex is queued and has not started
+    rank_fixed*
+        residual; // residual words (pagerank_fixed.hpp): twice the residual, the pending flag in bit 0
     std::uint64_t d_fx;
     rank_fixed epsilon;
 };
@@ -256,15 +266,25 @@ struct pr_range_task;
 /// vertex task when |residual| crosses epsilon and it has none queued.
 template <class Ctx> CANOPY_DEVICE void pr_push_arc(Ctx& ctx, const pr_args& a, rank_fixed share, edge_id e) {
     const vertex_id w = a.g.target(e);
-    // Relaxed: the residual is its own data; see the header comment for the order with the take.
-    const signed_rank old = as_signed(
-        atomic_ref<rank_fixed, scope::device>(a.residual[w]).fetch_add(share, std::memory_order_relaxed));
-    if (magnitude(old) >= a.epsilon || magnitude(old + as_signed(share)) < a.epsilon) {
-        return; // no crossing: a task is queued or running for w, or the residual stays small
+    using word_ref = atomic_ref<rank_fixed, scope::device>;
+    // Relaxed: the residual and its flag are one word, and every RMW on it is in one modification
+    // order; the header comment argues why that alone takes every residual that crosses epsilon.
+    const rank_fixed old =
+        word_ref(a.residual[w]).fetch_add(residual_word(as_signed(share)), std::memory_order_relaxed);
+    const signed_rank before = residual_of(old);
+    if ((old & residual_flag) != 0 || magnitude(before) >= a.epsilon ||
+        magnitude(before + as_signed(share)) < a.epsilon) {
+        return; // a task is queued (its take comes later and includes this push), or no crossing
     }
-    // Release: publishes the push to the queued task this exchange may find (it acquires as it clears
-    // the flag, before its take). Nothing is read through the flag here: no acquire.
-    if (atomic_ref<unsigned, scope::device>(a.pending[w]).exchange(1u, std::memory_order_release) == 0) {
+    // This push crossed epsilon with no task queued: set the flag; the RMW that finds it clear spawns.
+    // Release, though coherence alone makes the protocol correct (header comment): the two-word protocol
+    // had this release, and removing it measured slower (timed hrf32: 4elt 486 K -> 653 K cycles,
+    // Kronecker 12 5.46 M -> 6.16 M, road20k 635 K -> 735 K; mdual 1.40 M -> 1.30 M faster). On the
+    // scoped-cache model it writes the lane's dirty staging lines back at the crossing; without it they
+    // go back at the runtime's next device-scope release (a share, a slot handed back), where the
+    // sub-group's leader waits for them (--trace: shares 2.7 K -> 9.5 K cycles each), and the rounds ran
+    // 8-25% more tasks. The take (below) needs no acquire: that one is gone.
+    if ((word_ref(a.residual[w]).fetch_or(residual_flag, std::memory_order_release) & residual_flag) == 0) {
         ctx.template spawn<pr_vertex_task>(pr_vertex_payload{w});
     }
 }
@@ -290,14 +310,14 @@ struct pr_vertex_task {
         edge_id lo = 0, hi = 0;
         rank_fixed share = 0;
         if (valid) {
-            // Clear the flag first (acquire: pairs with the pushers' release), then take the residual.
-            // The clear publishes nothing: no release. The lanes that push this vertex's arcs get the
-            // share as a value (a shuffle) and read only the graph, which no one writes in the run.
-            atomic_ref<unsigned, scope::device>(a.pending[x.v]).exchange(0u, std::memory_order_acquire);
-            const rank_fixed t =
-                atomic_ref<rank_fixed, scope::device>(a.residual[x.v]).exchange(0, std::memory_order_relaxed);
-            // t == 0: a duplicate (another task of v took it); deg == 0: dangling, absorbed (normalised
-            // away on the host). t and share are signed, in two's complement words.
+            // Take the residual and clear the flag in one relaxed RMW (the header comment): a push after
+            // it in the word's modification order finds the flag clear and spawns a task of its own when
+            // it crosses epsilon. The lanes that push this vertex's arcs get the share as a value (a
+            // shuffle) and read only the graph, which no one writes in the run.
+            const rank_fixed t = as_word(residual_of(atomic_ref<rank_fixed, scope::device>(a.residual[x.v])
+                                                         .exchange(0, std::memory_order_relaxed)));
+            // t == 0: nothing left to push; deg == 0: dangling, absorbed (normalised away on the host).
+            // t and share are signed, in two's complement words.
             const edge_id deg = a.g.degree(x.v);
             if (t != 0) {
                 atomic_ref<rank_fixed, scope::device>(a.rank[x.v]).fetch_add(t, std::memory_order_relaxed);
@@ -330,12 +350,14 @@ struct pr_seeds_task {
         each_or_split(
             x.lo, x.hi,
             [&](vertex_id w) {
-                // Relaxed: a stale read only adds a duplicate task (which takes little or nothing) or
-                // skips a vertex whose residual was taken (a crossing spawns it again).
-                if (magnitude(as_signed(atomic_ref<rank_fixed, scope::device>(a.residual[w])
-                                            .load(std::memory_order_relaxed))) >= a.epsilon &&
-                    atomic_ref<unsigned, scope::device>(a.pending[w])
-                            .exchange(1u, std::memory_order_release) == 0) {
+                // Relaxed, as a push: the RMW that finds the flag clear spawns. A stale load only skips
+                // a vertex whose residual a crossing push spawns anyway, or sets the flag over a
+                // residual just taken (the task takes little or nothing).
+                using word_ref = atomic_ref<rank_fixed, scope::device>;
+                const rank_fixed word = word_ref(a.residual[w]).load(std::memory_order_relaxed);
+                if ((word & residual_flag) == 0 && magnitude(residual_of(word)) >= a.epsilon &&
+                    (word_ref(a.residual[w]).fetch_or(residual_flag, std::memory_order_relaxed) &
+                     residual_flag) == 0) {
                     ctx.template spawn<pr_vertex_task>(pr_vertex_payload{w});
                 }
             },
@@ -359,7 +381,8 @@ struct pr_warm_kernel {
         rank_fixed dangling = 0;
         edge_id max_degree = 0;
         for (unsigned u = global_id(); u < g.num_vertices; u += stride) {
-            (void)pr_push(g, rank, residual, d_fx, u); // a dangling vertex absorbs: its mass is not pushed
+            // Into residual words (shift 1); a dangling vertex absorbs: its mass is not pushed.
+            (void)pr_push(g, rank, residual, d_fx, u, 1);
             const edge_id deg = g.degree(u);
             max_degree = deg > max_degree ? deg : max_degree;
             dangling += deg == 0 ? 1 : 0;
@@ -387,7 +410,7 @@ struct pr_tasks_sums_kernel {
         for (unsigned v = global_id(); v < g.num_vertices; v += stride) {
             // The round's launch has ended: plain loads see every task's RMWs.
             const rank_fixed p = ld(&rank[v]);
-            r += magnitude(as_signed(ld(&residual[v])));
+            r += magnitude(residual_of(ld(&residual[v])));
             pa += magnitude(as_signed(p));
             ps += p;
         }
@@ -513,9 +536,7 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
     const rank_fixed x0 = initial_rank(n);
     device_buffer<rank_fixed> rank(std::vector<rank_fixed>(n, x0));
     device_buffer<rank_fixed> residual(
-        std::vector<rank_fixed>(n, as_word(as_signed(teleport_share(d_fx, n)) - as_signed(x0))));
-    device_buffer<unsigned> pending(n);
-    pending.fill_zero();
+        std::vector<rank_fixed>(n, residual_word(as_signed(teleport_share(d_fx, n)) - as_signed(x0))));
     device_buffer<rank_fixed> sums(3); // the warm start's facts, then each round's measure
     sums.fill_zero();
     kernel_timer t;
@@ -528,7 +549,7 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
     c.block = o.block;
     // One round: one runtime launch, seeded with every vertex whose |residual| is at least epsilon.
     const auto round = [&](rank_fixed epsilon) {
-        const pr_args a{g, rank.data(), residual.data(), pending.data(), d_fx, epsilon};
+        const pr_args a{g, rank.data(), residual.data(), d_fx, epsilon};
         runtime::task_set<pr_vertex_task, pr_range_task, pr_seeds_task> ts{
             pr_vertex_task{a}, pr_range_task{a}, pr_seeds_task{a}};
         seed_vertex_ranges<pr_seeds_task>(ts, n, c);

@@ -62,6 +62,15 @@ constexpr signed_rank as_signed(rank_fixed x) { return static_cast<signed_rank>(
 constexpr rank_fixed as_word(signed_rank x) { return static_cast<rank_fixed>(x); }
 constexpr rank_fixed magnitude(signed_rank x) { return x < 0 ? rank_fixed{0} - as_word(x) : as_word(x); }
 
+/// The tasks' residual word (pagerank.hpp): twice the signed residual, and in bit 0 the pending flag
+/// (a task for the vertex is queued and has not taken the residual yet). A push adds twice its share,
+/// an even number, which never carries into or out of bit 0; a take exchanges 0 (no residual, no
+/// flag). |2 r| <= 2^63 - 1 holds with room: |r| <= 2^62 (above).
+inline constexpr rank_fixed residual_flag = 1;
+constexpr rank_fixed residual_word(signed_rank r) { return as_word(r) << 1; }
+/// The signed residual a word holds (an arithmetic shift: two's complement, defined since C++20).
+constexpr signed_rank residual_of(rank_fixed word) { return as_signed(word) >> 1; }
+
 /// push_share of a signed residual, rounded toward zero: sign(t) * floor(floor(|t| d_q) / deg). The
 /// mass it loses, |d_q t - deg * share|, is below (deg + 1) ulp as for a non-negative t.
 constexpr signed_rank signed_push_share(signed_rank t, std::uint64_t d_fx, edge_id deg) {
