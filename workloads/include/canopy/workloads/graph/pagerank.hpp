@@ -243,8 +243,8 @@ struct pr_persistent_phases {
 struct pr_args {
     csr_view g;
     rank_fixed* rank;
-    rank_fixed*
-        residual; // residual words (pagerank_fixed.hpp): twice the residual, the pending flag in bit 0
+    // Residual words (pagerank_fixed.hpp's residual_word): twice the residual, the pending flag in bit 0.
+    rank_fixed* residual;
     std::uint64_t d_fx;
     rank_fixed epsilon;
 };
