@@ -278,12 +278,13 @@ template <class Ctx> CANOPY_DEVICE void pr_push_arc(Ctx& ctx, const pr_args& a, 
     }
     // This push crossed epsilon with no task queued: set the flag; the RMW that finds it clear spawns.
     // Release, though coherence alone makes the protocol correct (header comment): the two-word protocol
-    // had this release, and removing it measured slower (timed hrf32: 4elt 486 K -> 653 K cycles,
-    // Kronecker 12 5.46 M -> 6.16 M, road20k 635 K -> 735 K; mdual 1.40 M -> 1.30 M faster). On the
-    // scoped-cache model it writes the lane's dirty staging lines back at the crossing; without it they
-    // go back at the runtime's next device-scope release (a share, a slot handed back), where the
-    // sub-group's leader waits for them (--trace: shares 2.7 K -> 9.5 K cycles each), and the rounds ran
-    // 8-25% more tasks. The take (below) needs no acquire: that one is gone.
+    // had this release, and removing it measured slower on four of six graphs (timed hrf32: 4elt 486 K ->
+    // 653 K cycles, Kronecker 12 5.46 M -> 6.16 M, road20k 635 K -> 735 K, ba20k 5.33 M -> 5.49 M) and
+    // faster on two (copter2 4.15 M -> 3.70 M, mdual 1.40 M -> 1.30 M): 7% slower in geometric mean.
+    // On the scoped-cache model it writes the lane's dirty staging lines back at the crossing; without
+    // it they go back at the runtime's next device-scope release (a share, a slot handed back), where
+    // the sub-group's leader waits for them (--trace, 4elt: shares 2.7 K -> 9.5 K cycles each), and
+    // the rounds ran 8-25% more tasks on those four graphs. The take (below) needs no acquire.
     if ((word_ref(a.residual[w]).fetch_or(residual_flag, std::memory_order_release) & residual_flag) == 0) {
         ctx.template spawn<pr_vertex_task>(pr_vertex_payload{w});
     }
