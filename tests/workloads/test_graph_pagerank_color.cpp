@@ -380,4 +380,35 @@ TEST(GraphPageRankColorTeeth, OptionsAreChecked) {
     EXPECT_THROW(g::compiled::pagerank(dg.view(), p), canopy::error);
 }
 
+// Staging has no overflow path, so each graph task set refuses a staging buffer one task short of what
+// one lane may spawn in one task, and the message names the number (check_tasks_staging). A run at
+// exactly the need goes on (the other tests: the default configuration holds it).
+TEST(GraphPageRankColorTeeth, TasksRefuseAStagingBufferTooSmall) {
+    const g::csr_graph gr = g::make_grid(3, 3).graph;
+    canopy::emu::scoped_options scoped(canopy::test::emu_options("tiny"));
+    const g::device_graph dg(gr);
+    const auto refuses = [&](unsigned need, bool speculative, const auto& run) {
+        g::run_options o;
+        o.how = g::strategy::tasks;
+        o.tasks = g::run_options::default_tasks_config();
+        o.color_speculative = speculative;
+        o.tasks.staging_capacity = need - 1;
+        try {
+            run(o);
+            ADD_FAILURE() << "a staging buffer of " << need - 1 << " (need " << need << ") was accepted";
+        } catch (const canopy::error& e) {
+            EXPECT_NE(std::string(e.what()).find("at least " + std::to_string(need) + " tasks per lane"),
+                      std::string::npos)
+                << e.what();
+        }
+    };
+    refuses(g::together_staging, false,
+            [&](const g::run_options& o) { (void)g::compiled::bfs(dg.view(), 0, o); });
+    refuses(g::together_staging, false,
+            [&](const g::run_options& o) { (void)g::compiled::pagerank(dg.view(), {}, o); });
+    refuses(g::detail::gc_staging, false,
+            [&](const g::run_options& o) { (void)g::compiled::color(dg.view(), o); });
+    refuses(g::fan_out, true, [&](const g::run_options& o) { (void)g::compiled::color(dg.view(), o); });
+}
+
 } // namespace

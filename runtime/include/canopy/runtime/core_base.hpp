@@ -96,10 +96,7 @@ template <policy P, class... Tasks> struct core_base {
     CANOPY_DEVICE unsigned* staging_of(unsigned sg, unsigned lane) const {
         if constexpr (may_stage_in_shared<Tasks...>) {
             if (L.staging_shared) { // the work-group's shared memory holds its own sub-groups' rows
-                return dynamic_shared<unsigned>() +
-                       (static_cast<layout::offset>(subgroup_id()) * L.shape.lanes * L.staging_capacity +
-                        lane) *
-                           L.staged_words;
+                return dynamic_shared<unsigned>() + L.staging_offset(subgroup_id(), lane);
             }
         }
         return mem + L.staging_at(sg, lane);

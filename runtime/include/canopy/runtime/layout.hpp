@@ -80,7 +80,14 @@ struct layout {
     /// (task_context's stride), so that the lanes' first spawns share lines (a front's spawns touch
     /// as many lines as they fill, not one per lane) and, on a GPU, their stores coalesce.
     CANOPY_HOST_DEVICE offset staging_at(unsigned sg, unsigned lane) const {
-        return staging + (offset{sg} * shape.lanes * staging_capacity + lane) * staged_words;
+        return staging + staging_offset(sg, lane);
+    }
+    /// Where lane `lane` of sub-group `sg` starts within a staging region that holds sub-groups 0, 1,
+    /// ... side by side: the run's buffer's (staging_at, sg = the global sub-group), or a work-group's
+    /// shared memory (core_base::staging_of, sg = the sub-group within its work-group). One formula for
+    /// both, so that the two places cannot disagree about the entry-major order.
+    CANOPY_HOST_DEVICE offset staging_offset(unsigned sg, unsigned lane) const {
+        return (offset{sg} * shape.lanes * staging_capacity + lane) * staged_words;
     }
     CANOPY_HOST_DEVICE offset stats_at(unsigned sg) const { return stats + offset{sg} * counters; }
 

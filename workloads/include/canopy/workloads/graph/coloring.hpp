@@ -380,18 +380,12 @@ inline run_result<std::uint32_t> color_persistent(const csr_view& g, const run_o
 /// The speculative colouring spawns at most fan_out tasks per lane (a split range, or the losers a
 /// task re-queues).
 inline void check_color_staging(const run_options& o) {
-    if (o.tasks.staging_capacity < fan_out) {
-        throw error("canopy graph: the tasks strategy needs a staging buffer of at least " +
-                    std::to_string(fan_out) + " tasks per lane");
-    }
+    check_tasks_staging(o, fan_out, "the tasks strategy needs");
 }
 
 inline run_result<std::uint32_t> color_tasks(const csr_view& g, const run_options& o) {
     run_result<std::uint32_t> r;
-    if (o.tasks.staging_capacity < gc_staging) {
-        throw error("canopy graph: the DAG colouring's tasks need a staging buffer of at least " +
-                    std::to_string(gc_staging) + " tasks per lane");
-    }
+    check_tasks_staging(o, gc_staging, "the DAG colouring's tasks need");
     const auto t0 = std::chrono::steady_clock::now();
     device_buffer<std::uint32_t> color(std::vector<std::uint32_t>(g.num_vertices, no_color));
     device_buffer<unsigned> counter(g.num_vertices);

@@ -524,11 +524,8 @@ inline run_result<double> pagerank_persistent(const csr_view& g, const pagerank_
 
 inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_options& p, const run_options& o) {
     run_result<double> r;
-    if (o.tasks.staging_capacity < together_staging) {
-        throw error("canopy graph: PageRank tasks need a staging buffer of at least " +
-                    std::to_string(together_staging) +
-                    " tasks per lane (a lane stages its split's pieces and one task per arc it pushes)");
-    }
+    check_tasks_staging(o, together_staging, "PageRank tasks need",
+                        " (a lane stages its split's pieces and one task per arc it pushes)");
     const vertex_id n = g.num_vertices;
     const std::uint64_t d_fx = damping_fixed(p.damping);
     const auto t0 = std::chrono::steady_clock::now();

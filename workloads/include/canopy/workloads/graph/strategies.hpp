@@ -444,6 +444,17 @@ template <class L> struct packed_label {
     static constexpr L decode(L word) { return word == unreached ? unreached : label_of(word); }
 };
 
+/// Refuses a tasks run whose staging buffer holds fewer than `need` tasks per lane, the most one lane
+/// of its tasks may spawn in one task (staging has no overflow path: a lane past it would be lost).
+/// `who` names the tasks and their verb ("PageRank tasks need"), `why` (may be empty) says what a lane
+/// stages, so that each strategy's message names its own reason.
+inline void check_tasks_staging(const run_options& o, unsigned need, const char* who, const char* why = "") {
+    if (o.tasks.staging_capacity < need) {
+        throw error(std::string("canopy graph: ") + who + " a staging buffer of at least " +
+                    std::to_string(need) + " tasks per lane" + why);
+    }
+}
+
 inline void check_packable(vertex_id n) {
     if (n >= (vertex_id{1} << 31)) {
         throw error(
@@ -716,11 +727,8 @@ template <class P, scope S>
 run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, const run_options& o) {
     using L = typename P::label;
     run_result<L> r;
-    if (o.tasks.staging_capacity < together_staging) {
-        throw error("canopy graph: BFS and SSSP tasks need a staging buffer of at least " +
-                    std::to_string(together_staging) +
-                    " tasks per lane (a lane stages its split's pieces and one task per arc it relaxes)");
-    }
+    check_tasks_staging(o, together_staging, "BFS and SSSP tasks need",
+                        " (a lane stages its split's pieces and one task per arc it relaxes)");
     check_packable(g.num_vertices);
     static_assert(P::unreached == packed_label<L>::unreached, "unreached packs as all ones");
     std::vector<L> init(g.num_vertices, packed_label<L>::unreached);
