@@ -28,6 +28,7 @@
 #include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/memory_model.hpp"
 #include "canopy/emulator/scoped_cache_model.hpp"
+#include "canopy/emulator/site_profile.hpp"
 #include "canopy/emulator/stack_pool.hpp"
 #include "canopy/emulator/trace.hpp" // timeline hooks (--trace)
 #include "canopy/vocabulary/error.hpp"
@@ -568,6 +569,7 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
         wi.progress = &w.progress;
         wi.model = model_;
         wi.race = race_.get();
+        wi.profile = opt_.site_profile ? &process_site_profile() : nullptr;
         wi.global_id = block_id * block_ + t;
         wi.eng = this;
         wi.blk = b.get();
@@ -1487,6 +1489,12 @@ void block_barrier(site where) {
 
 const std::uint64_t* collective(collective_kind kind, std::uint64_t value, site where, lane_mask* mask) {
     work_item& w = self();
+    if (w.profile) [[unlikely]] {
+        const std::uint64_t c0 = w.clock; // the wait for the sub-group's latest lane, and the rendezvous
+        const std::uint64_t* r = w.eng->collective(w, kind, value, where, mask);
+        site_profile_note(*w.profile, where, site_op::collective, w.clock - c0);
+        return r;
+    }
     return w.eng->collective(w, kind, value, where, mask);
 }
 

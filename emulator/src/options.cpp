@@ -90,6 +90,7 @@ options options_from_environment() {
     if (const char* r = std::getenv("CANOPY_EMU_RACE_CHECK"); r && *r) {
         o.race_check = parse_race_check(r);
     }
+    o.site_profile = env_number("CANOPY_EMU_SITE_PROFILE", 0) != 0;
     o.seed = env_number("CANOPY_EMU_SEED", o.seed);
     o.timed = env_number("CANOPY_EMU_TIMED", 0) != 0;
     o.pct_depth = static_cast<unsigned>(env_number("CANOPY_EMU_PCT_DEPTH", o.pct_depth));

@@ -104,6 +104,9 @@ struct options {
     // first ones in launch_report::races (docs/race-detector.md). (CANOPY_EMU_RACE_CHECK)
     race_check_kind race_check = race_check_kind::none;
     unsigned race_report_limit = 10; // distinct site pairs kept in launch_report::races
+    // Add every access's call site and cost to the process's site profile (site_profile.hpp), which
+    // the environment's request prints at exit. (CANOPY_EMU_SITE_PROFILE)
+    bool site_profile = false;
     // The race detector's device of each work-group (indexed by block id), for a launch that stands
     // for several devices (the litmus runner's multi-device scopeTrees): device scope then reaches
     // only the work-groups of the same device and system scope reaches all. Empty: one device, and

@@ -18,6 +18,7 @@ class engine;
 struct block_state;
 class memory_model;
 class race_detector;
+class site_profile;
 struct trace_track;
 
 enum class wi_state : std::uint8_t {
@@ -45,6 +46,7 @@ struct work_item {
     std::uint64_t* progress = nullptr; // bumped whenever this work-item changes memory
     memory_model* model = nullptr;     // nullptr: coherent memory (plain std::atomic semantics)
     race_detector* race = nullptr;     // the launch's race detector (options::race_check), or nullptr
+    site_profile* profile = nullptr;   // options::site_profile: the accumulator (site_profile.hpp)
     unsigned global_id = 0;            // block * block_dim + thread: the race detector's thread index
     engine* eng = nullptr;
     block_state* blk = nullptr;

@@ -29,6 +29,7 @@
 #pragma once
 
 #include "canopy/platform/config.hpp"
+#include "canopy/platform/site.hpp"
 
 #if defined(CANOPY_BACKEND_CPU)
 #    include "canopy/platform/detail/cpu/subgroup.hpp"
@@ -44,7 +45,9 @@ CANOPY_HOST_DEVICE inline unsigned lane_count(lane_mask m) {
     return static_cast<unsigned>(__builtin_popcountll(static_cast<unsigned long long>(m)));
 }
 
-template <class T> CANOPY_DEVICE inline T exclusive_sum(T v) {
-    return exclusive_scan(v, T{0}, [](T a, T b) { return static_cast<T>(a + b); });
+// The caller's site travels on (emulator): a divergence report or the site profile names the code that
+// summed, not this line.
+template <class T> CANOPY_DEVICE inline T exclusive_sum(T v CANOPY_SITE_PARAM_TAIL) {
+    return exclusive_scan(v, T{0}, [](T a, T b) { return static_cast<T>(a + b); } CANOPY_SITE_ARG_TAIL);
 }
 } // namespace canopy

@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "canopy/emulator/memory_model.hpp"
+#include "canopy/emulator/site_profile.hpp"
 #include "canopy/emulator/work_item.hpp"
 #include "canopy/platform/detail/cpu/bits.hpp"
 #include "canopy/platform/site.hpp"
@@ -44,17 +45,27 @@ void race_note(emu::work_item& w, const T* p, emu::race_op op, scope s, std::mem
     emu::race_on_access(w, emu::race_event{p, sizeof(T), op, s, o, false, where});
 }
 
+/// The site profile's hook (CANOPY_EMU_SITE_PROFILE): the cycles w's clock advanced since c0.
+[[gnu::always_inline]] inline void profile_note(emu::work_item& w, site where, emu::site_op op,
+                                                std::uint64_t c0) {
+    if (w.profile) [[unlikely]] {
+        emu::site_profile_note(*w.profile, where, op, w.clock - c0);
+    }
+}
+
 template <scope S, class T> T atomic_load(const T* p, std::memory_order o, site where = {}) {
     emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
     T v;
+    const std::uint64_t c0 = w.clock;
     if (w.model) {
         v = from_bits<T>(w.model->load(w, atomic_access<S>(p, o)));
     } else {
         v = std::atomic_ref<T>(*const_cast<T*>(p)).load(load_order(o));
     }
+    profile_note(w, where, emu::site_op::load, c0);
     if (w.race) [[unlikely]] {
         race_note(w, p, emu::race_op::load, S, o, where);
     }
@@ -67,11 +78,13 @@ template <scope S, class T> void atomic_store(T* p, T v, std::memory_order o, si
         emu::yield(w);
     }
     emu::note_progress(w);
+    const std::uint64_t c0 = w.clock;
     if (w.model) {
         w.model->store(w, atomic_access<S>(p, o), to_bits(v));
     } else {
         std::atomic_ref<T>(*p).store(v, store_order(o));
     }
+    profile_note(w, where, emu::site_op::store, c0);
     if (w.race) [[unlikely]] {
         race_note(w, p, emu::race_op::store, S, o, where);
     }
@@ -83,12 +96,14 @@ template <scope S, class T> T atomic_exchange(T* p, T v, std::memory_order o, si
         emu::yield(w);
     }
     T old;
+    const std::uint64_t c0 = w.clock;
     if (w.model) {
         old = from_bits<T>(
             w.model->rmw(w, atomic_access<S>(p, o), emu::mm_rmw::exchange, to_bits(v), 0, nullptr));
     } else {
         old = std::atomic_ref<T>(*p).exchange(v, o);
     }
+    profile_note(w, where, emu::site_op::rmw, c0);
     if (w.race) [[unlikely]] {
         race_note(w, p, emu::race_op::rmw, S, o, where);
     }
@@ -108,6 +123,7 @@ bool atomic_cas(T* p, T& expected, T desired, std::memory_order success, std::me
         emu::yield(w);
     }
     bool ok;
+    const std::uint64_t c0 = w.clock;
     if (w.model) {
         auto a = atomic_access<S>(p, success);
         a.failure_order = failure;
@@ -119,6 +135,7 @@ bool atomic_cas(T* p, T& expected, T desired, std::memory_order success, std::me
     } else {
         ok = std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, success, load_order(failure));
     }
+    profile_note(w, where, emu::site_op::rmw, c0);
     if (w.race) [[unlikely]] {
         race_note(w, p, ok ? emu::race_op::rmw : emu::race_op::rmw_failed, S, ok ? success : failure, where);
     }
@@ -161,6 +178,7 @@ template <scope S, rmw_op Op, class T> T atomic_fetch(T* p, T v, std::memory_ord
         emu::yield(w);
     }
     T old;
+    const std::uint64_t c0 = w.clock;
     if (w.model) {
         old = from_bits<T>(w.model->rmw(w, atomic_access<S>(p, o), to_mm(Op), to_bits(v), 0, nullptr));
     } else {
@@ -179,6 +197,7 @@ template <scope S, rmw_op Op, class T> T atomic_fetch(T* p, T v, std::memory_ord
         }
         }
     }
+    profile_note(w, where, emu::site_op::rmw, c0);
     if (w.race) [[unlikely]] {
         race_note(w, p, emu::race_op::rmw, S, o, where);
     }
@@ -193,11 +212,13 @@ template <scope S> void fence(std::memory_order o, site where = {}) {
     if (w.yield_at_atomics) {
         emu::yield(w);
     }
+    const std::uint64_t c0 = w.clock;
     if (w.model) {
         w.model->fence(w, S, o);
     } else {
         std::atomic_thread_fence(o);
     }
+    profile_note(w, where, emu::site_op::fence, c0);
     if (w.race) [[unlikely]] {
         emu::race_on_fence(w, S, o, where);
     }

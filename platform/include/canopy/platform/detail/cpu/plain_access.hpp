@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "canopy/emulator/memory_model.hpp"
+#include "canopy/emulator/site_profile.hpp"
 #include "canopy/emulator/work_item.hpp"
 #include "canopy/platform/detail/cpu/bits.hpp"
 #include "canopy/platform/site.hpp"
@@ -32,6 +33,12 @@ template <class T> [[gnu::always_inline]] inline T ld(const T* p, CANOPY_SITE_PA
                                                    std::memory_order_relaxed, false, where});
         }
         if (w.model) {
+            if (w.profile) [[unlikely]] { // the site profile (CANOPY_EMU_SITE_PROFILE)
+                const std::uint64_t c0 = w.clock;
+                const std::uint64_t v = w.model->plain_load(w, p, sizeof(T));
+                emu::site_profile_note(*w.profile, where, emu::site_op::plain_load, w.clock - c0);
+                return detail::from_bits<T>(v);
+            }
             return detail::from_bits<T>(w.model->plain_load(w, p, sizeof(T)));
         }
         if constexpr (std::is_arithmetic_v<T> || std::is_pointer_v<T>) {
@@ -57,7 +64,11 @@ template <class T> [[gnu::always_inline]] inline void st(T* p, T v, CANOPY_SITE_
                                                    std::memory_order_relaxed, false, where});
         }
         if (w.model) {
+            const std::uint64_t c0 = w.clock;
             w.model->plain_store(w, p, sizeof(T), detail::to_bits(v));
+            if (w.profile) [[unlikely]] { // the site profile (CANOPY_EMU_SITE_PROFILE)
+                emu::site_profile_note(*w.profile, where, emu::site_op::plain_store, w.clock - c0);
+            }
             return;
         }
         if constexpr (std::is_arithmetic_v<T> || std::is_pointer_v<T>) {
