@@ -407,9 +407,11 @@ template <class R, unsigned K = 8> struct join_view {
 
     detail::join_view_common common; // the free list, the run's words, fork's failure path
     unsigned* pending;               // per record: children not finished
-    unsigned* meta;                  // per record: [to.record, to.slot, n]
-    R* slots;                        // per record: K results
-    R* root_value;                   // the run's result
+    // Per record: [to.record | to.slot << 32, n], 8-byte words: the continuation reads its `to` in one
+    // access (after the acquire that invalidated the L1, each access is a miss on the scoped model).
+    unsigned long long* meta;
+    R* slots;      // per record: K results
+    R* root_value; // the run's result
 
     /// Takes a record for n children whose joint result goes to `to` (a task's own slot, passed on).
     /// An empty pool or n > K is recorded and returns an invalid record: return without spawning.
@@ -451,7 +453,8 @@ template <class R, unsigned K = 8> struct join_view {
         // record's child count is a plain read: open() wrote it before any child existed (rule R1).
         if constexpr (detail::is_inline_continuation<Cont>) { // else the child count is not read at all
             if (detail::context_access::defer_join<Cont>(ctx, &pending[to.record],
-                                                         ld(&meta[3 * to.record + 2]), to.record)) {
+                                                         static_cast<unsigned>(ld(&meta[2 * to.record + 1])),
+                                                         to.record)) {
                 return;
             }
         }
@@ -485,9 +488,10 @@ template <class R, unsigned K = 8> struct join_view {
             (void)atomic_ref<unsigned, scope::device>(pending[p.record]).load(std::memory_order_acquire);
         }
         join_taken t;
-        t.to.record = ld(&meta[3 * p.record + 0]);
-        t.to.slot = ld(&meta[3 * p.record + 1]);
-        t.n = ld(&meta[3 * p.record + 2]);
+        const unsigned long long to = ld(&meta[2 * p.record + 0]);
+        t.to.record = static_cast<unsigned>(to);
+        t.to.slot = static_cast<unsigned>(to >> 32);
+        t.n = static_cast<unsigned>(ld(&meta[2 * p.record + 1]));
         for (unsigned i = 0; i < t.n && i < K; ++i) {
             visit(i, ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]));
         }
@@ -511,9 +515,8 @@ template <class R, unsigned K = 8> struct join_view {
             return {join_root};
         }
         // Plain: read by the continuation, which every child's release orders after this (header).
-        st(&meta[3 * idx + 0], to.record);
-        st(&meta[3 * idx + 1], to.slot);
-        st(&meta[3 * idx + 2], n);
+        st(&meta[2 * idx + 0], static_cast<unsigned long long>(to.slot) << 32 | to.record);
+        st(&meta[2 * idx + 1], static_cast<unsigned long long>(n));
         // Relaxed device scope: carried to the children by the runtime's hand-off of the children.
         atomic_ref<unsigned, scope::device>(pending[idx]).store(n, std::memory_order_relaxed);
         return {idx};
@@ -545,7 +548,7 @@ template <class R, unsigned K = 8> struct join_view {
 template <class R, unsigned K = 8> class join_pool : public detail::join_pool_common {
   public:
     explicit join_pool(unsigned capacity)
-        : join_pool_common(capacity, "join_pool"), pending_(capacity), meta_(3 * std::size_t{capacity}),
+        : join_pool_common(capacity, "join_pool"), pending_(capacity), meta_(2 * std::size_t{capacity}),
           slots_(std::size_t{capacity} * K), root_value_(1) {
         reset();
     }
@@ -575,7 +578,8 @@ template <class R, unsigned K = 8> class join_pool : public detail::join_pool_co
     }
 
   private:
-    device_buffer<unsigned> pending_, meta_;
+    device_buffer<unsigned> pending_;
+    device_buffer<unsigned long long> meta_;
     device_buffer<R> slots_, root_value_;
 };
 

@@ -43,7 +43,7 @@ struct join_sum_result {
 struct join_sum_view {
     detail::join_view_common common; // the free list, the run's words, fork's failure path (join.hpp)
     unsigned long long* word;        // per record: pending << 32 | sum
-    unsigned* meta;                  // per record: [to.record, to.slot]
+    unsigned long long* meta;        // per record: to.record | to.slot << 32 (one access: join.hpp's meta)
     unsigned long long* root_value;  // the run's result
 
     /// Takes a record for n >= 1 children whose summed result goes to `to`. An empty pool (or n == 0)
@@ -89,8 +89,9 @@ struct join_sum_view {
         // Acquire at device scope: synchronizes with every child's release (one release sequence).
         const unsigned long long w =
             atomic_ref<unsigned long long, scope::device>(word[p.record]).load(std::memory_order_acquire);
+        const unsigned long long to = ld(&meta[p.record]);
         join_sum_result r{static_cast<unsigned>(w),
-                          {ld(&meta[2 * p.record + 0]), ld(&meta[2 * p.record + 1])}};
+                          {static_cast<unsigned>(to), static_cast<unsigned>(to >> 32)}};
         common.free_record(p.record); // after every read of the record above
         return r;
     }
@@ -102,8 +103,7 @@ struct join_sum_view {
             return {join_root};
         }
         // Plain: read by the continuation, which every child's release orders after this (join.hpp).
-        st(&meta[2 * idx + 0], to.record);
-        st(&meta[2 * idx + 1], to.slot);
+        st(&meta[idx], static_cast<unsigned long long>(to.slot) << 32 | to.record);
         // Relaxed: carried to the children by the runtime's hand-off of the children (R1).
         atomic_ref<unsigned long long, scope::device>(word[idx]).store(
             static_cast<unsigned long long>(n) << 32, std::memory_order_relaxed);
@@ -116,8 +116,7 @@ struct join_sum_view {
 class join_sum_pool : public detail::join_pool_common {
   public:
     explicit join_sum_pool(unsigned capacity)
-        : join_pool_common(capacity, "join_sum_pool"), word_(capacity), meta_(2 * std::size_t{capacity}),
-          root_value_(1) {
+        : join_pool_common(capacity, "join_sum_pool"), word_(capacity), meta_(capacity), root_value_(1) {
         reset();
     }
 
@@ -144,7 +143,7 @@ class join_sum_pool : public detail::join_pool_common {
 
   private:
     device_buffer<unsigned long long> word_;
-    device_buffer<unsigned> meta_;
+    device_buffer<unsigned long long> meta_;
     device_buffer<unsigned long long> root_value_;
 };
 
