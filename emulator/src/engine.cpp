@@ -1492,7 +1492,7 @@ const std::uint64_t* collective(collective_kind kind, std::uint64_t value, site 
     if (w.profile) [[unlikely]] {
         const std::uint64_t c0 = w.clock; // the wait for the sub-group's latest lane, and the rendezvous
         const std::uint64_t* r = w.eng->collective(w, kind, value, where, mask);
-        site_profile_note(*w.profile, where, site_op::collective, w.clock - c0);
+        profile_access(w, where, site_op::collective, c0);
         return r;
     }
     return w.eng->collective(w, kind, value, where, mask);

@@ -2,10 +2,10 @@
 // asked for it (CANOPY_EMU_SITE_PROFILE).
 #include "canopy/emulator/site_profile.hpp"
 
+#include "canopy/emulator/options.hpp"
+
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -49,11 +49,13 @@ class site_profile {
     std::unordered_map<key, cost, key_hash> rows;
 
     ~site_profile() {
-        // The environment's request: the table on stderr at exit (a library caller reads
-        // site_profile_rows() instead).
-        const char* v = std::getenv("CANOPY_EMU_SITE_PROFILE");
-        if (v != nullptr && *v != '\0' && std::strcmp(v, "0") != 0 && !rows.empty()) {
-            std::fputs(format_site_profile(collect(), 40).c_str(), stderr);
+        // The environment's request, read as the options read it: the table on stderr at exit (a
+        // library caller that set options::site_profile itself reads site_profile_rows() instead).
+        try {
+            if (!rows.empty() && options_from_environment().site_profile) {
+                std::fputs(format_site_profile(collect(), 40).c_str(), stderr);
+            }
+        } catch (...) { // a malformed environment was reported when it was first read; never throw at exit
         }
     }
 

@@ -18,12 +18,12 @@
 #include <string>
 #include <vector>
 
+#include "canopy/emulator/work_item.hpp"
 #include "canopy/vocabulary/site.hpp"
 
 namespace canopy::emu {
 
 enum class site_op : unsigned { load, store, rmw, fence, plain_load, plain_store, collective };
-inline constexpr unsigned num_site_ops = 7;
 const char* to_string(site_op op);
 
 /// One row: a call site and kind of access, how many times it ran and the cycles it cost.
@@ -41,6 +41,16 @@ class site_profile;
 /// Adds one access of kind `op` at `where` that cost the work-item `cycles` (thread-safe: the parallel
 /// scheduler runs work-items on several threads).
 void site_profile_note(site_profile& p, const site& where, site_op op, std::uint64_t cycles);
+
+/// The hook every profiled access calls (the platform's atomics, fences, ld/st; the engine's
+/// collectives): when w is profiled, adds the cycles its clock advanced since c0, taken just before the
+/// access. One branch when it is not.
+[[gnu::always_inline]] inline void profile_access(work_item& w, const site& where, site_op op,
+                                                  std::uint64_t c0) {
+    if (w.profile) [[unlikely]] {
+        site_profile_note(*w.profile, where, op, w.clock - c0);
+    }
+}
 
 /// The accumulator every launch with options::site_profile adds to.
 site_profile& process_site_profile();

@@ -45,14 +45,6 @@ void race_note(emu::work_item& w, const T* p, emu::race_op op, scope s, std::mem
     emu::race_on_access(w, emu::race_event{p, sizeof(T), op, s, o, false, where});
 }
 
-/// The site profile's hook (CANOPY_EMU_SITE_PROFILE): the cycles w's clock advanced since c0.
-[[gnu::always_inline]] inline void profile_note(emu::work_item& w, site where, emu::site_op op,
-                                                std::uint64_t c0) {
-    if (w.profile) [[unlikely]] {
-        emu::site_profile_note(*w.profile, where, op, w.clock - c0);
-    }
-}
-
 template <scope S, class T> T atomic_load(const T* p, std::memory_order o, site where = {}) {
     emu::work_item& w = emu::self();
     if (w.yield_at_atomics) {
@@ -65,7 +57,7 @@ template <scope S, class T> T atomic_load(const T* p, std::memory_order o, site 
     } else {
         v = std::atomic_ref<T>(*const_cast<T*>(p)).load(load_order(o));
     }
-    profile_note(w, where, emu::site_op::load, c0);
+    emu::profile_access(w, where, emu::site_op::load, c0);
     if (w.race) [[unlikely]] {
         race_note(w, p, emu::race_op::load, S, o, where);
     }
@@ -84,7 +76,7 @@ template <scope S, class T> void atomic_store(T* p, T v, std::memory_order o, si
     } else {
         std::atomic_ref<T>(*p).store(v, store_order(o));
     }
-    profile_note(w, where, emu::site_op::store, c0);
+    emu::profile_access(w, where, emu::site_op::store, c0);
     if (w.race) [[unlikely]] {
         race_note(w, p, emu::race_op::store, S, o, where);
     }
@@ -103,7 +95,7 @@ template <scope S, class T> T atomic_exchange(T* p, T v, std::memory_order o, si
     } else {
         old = std::atomic_ref<T>(*p).exchange(v, o);
     }
-    profile_note(w, where, emu::site_op::rmw, c0);
+    emu::profile_access(w, where, emu::site_op::rmw, c0);
     if (w.race) [[unlikely]] {
         race_note(w, p, emu::race_op::rmw, S, o, where);
     }
@@ -135,7 +127,7 @@ bool atomic_cas(T* p, T& expected, T desired, std::memory_order success, std::me
     } else {
         ok = std::atomic_ref<T>(*p).compare_exchange_strong(expected, desired, success, load_order(failure));
     }
-    profile_note(w, where, emu::site_op::rmw, c0);
+    emu::profile_access(w, where, emu::site_op::rmw, c0);
     if (w.race) [[unlikely]] {
         race_note(w, p, ok ? emu::race_op::rmw : emu::race_op::rmw_failed, S, ok ? success : failure, where);
     }
@@ -197,7 +189,7 @@ template <scope S, rmw_op Op, class T> T atomic_fetch(T* p, T v, std::memory_ord
         }
         }
     }
-    profile_note(w, where, emu::site_op::rmw, c0);
+    emu::profile_access(w, where, emu::site_op::rmw, c0);
     if (w.race) [[unlikely]] {
         race_note(w, p, emu::race_op::rmw, S, o, where);
     }
@@ -218,7 +210,7 @@ template <scope S> void fence(std::memory_order o, site where = {}) {
     } else {
         std::atomic_thread_fence(o);
     }
-    profile_note(w, where, emu::site_op::fence, c0);
+    emu::profile_access(w, where, emu::site_op::fence, c0);
     if (w.race) [[unlikely]] {
         emu::race_on_fence(w, S, o, where);
     }

@@ -36,7 +36,7 @@ template <class T> [[gnu::always_inline]] inline T ld(const T* p, CANOPY_SITE_PA
             if (w.profile) [[unlikely]] { // the site profile (CANOPY_EMU_SITE_PROFILE)
                 const std::uint64_t c0 = w.clock;
                 const std::uint64_t v = w.model->plain_load(w, p, sizeof(T));
-                emu::site_profile_note(*w.profile, where, emu::site_op::plain_load, w.clock - c0);
+                emu::profile_access(w, where, emu::site_op::plain_load, c0);
                 return detail::from_bits<T>(v);
             }
             return detail::from_bits<T>(w.model->plain_load(w, p, sizeof(T)));
@@ -66,9 +66,7 @@ template <class T> [[gnu::always_inline]] inline void st(T* p, T v, CANOPY_SITE_
         if (w.model) {
             const std::uint64_t c0 = w.clock;
             w.model->plain_store(w, p, sizeof(T), detail::to_bits(v));
-            if (w.profile) [[unlikely]] { // the site profile (CANOPY_EMU_SITE_PROFILE)
-                emu::site_profile_note(*w.profile, where, emu::site_op::plain_store, w.clock - c0);
-            }
+            emu::profile_access(w, where, emu::site_op::plain_store, c0); // CANOPY_EMU_SITE_PROFILE
             return;
         }
         if constexpr (std::is_arithmetic_v<T> || std::is_pointer_v<T>) {
