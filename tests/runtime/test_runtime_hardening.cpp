@@ -167,4 +167,60 @@ TEST(RuntimeHang, BoundedSpinTurnsALostTaskIntoAReport) {
     });
 }
 
+// A failure stops a sub-group that never runs out of work of its own. The chain's every task spawns its
+// successor, so its sub-group always picks from its private queue and looks at the status word only
+// every status_poll_fronts-th front (core_base.hpp); the bomb spawns more children than a lane's
+// staging holds, which fails the run. Oracle: the error names the staging buffer, and the chain stopped
+// within a few polls of the failure: far fewer links than its cap, which a sub-group that never looked
+// while it had work would run to (and then the run would end only because the chain does).
+namespace endless {
+struct links {
+    unsigned* ran; // [links run]
+};
+inline constexpr unsigned cap = 4000; // the chain ends here at the latest: a mutation cannot hang
+struct chain {
+    struct payload {
+        unsigned n;
+    };
+    links l;
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& p, Ctx& ctx) const {
+        // Relaxed device-scope RMW: a count the host reads after the run.
+        canopy::atomic_ref<unsigned, canopy::scope::device>(l.ran[0]).fetch_add(1u,
+                                                                                std::memory_order_relaxed);
+        if (p.n + 1 < cap) {
+            ctx.template spawn<chain>(payload{p.n + 1});
+        }
+    }
+};
+struct bomb {
+    struct payload {
+        unsigned n;
+    };
+    links l;
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& p, Ctx& ctx) const {
+        for (unsigned i = 0; i < p.n; ++i) {
+            ctx.template spawn<bomb>(payload{0});
+        }
+    }
+};
+} // namespace endless
+
+TEST(RuntimeHang, AFailureStopsASubGroupThatNeverRunsDry) {
+    canopy::test::for_seeds(canopy::test::scm_options(), 3, [&] {
+        canopy::device_buffer<unsigned> ran(1);
+        ran.fill_zero();
+        rt::task_set<endless::chain, endless::bomb> ts{endless::chain{{ran.data()}},
+                                                       endless::bomb{{ran.data()}}};
+        ts.seed<endless::chain>({0});
+        auto c = cfg();
+        c.staging_capacity = 4;
+        ts.seed<endless::bomb>({c.staging_capacity + 1});
+        const std::string m = error_of([&] { (void)ts.run(c); });
+        EXPECT_NE(m.find("staging buffer of sub-group"), std::string::npos) << m;
+        const unsigned links = ran.to_vector()[0];
+        EXPECT_LT(links, 400u) << "the chain ran " << links << " of its " << endless::cap
+                               << " links after the run failed";
+    });
+}
+
 } // namespace

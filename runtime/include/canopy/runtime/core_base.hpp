@@ -224,31 +224,6 @@ template <policy P, class... Tasks> struct core_base {
         }
     }
 
-    /// The checks every core's pick makes before it looks at a shared queue, in this order: a failed
-    /// run stops every sub-group; the steal strategy serves a thief's request (steal-emulated: so that a
-    /// thief never waits on a victim that is busy polling); then the sub-group's own private queue;
-    /// then a front the strategy received (steal-emulated's mailbox). True with `kind` set when one of
-    /// them decides. `self` is the calling core: its service_request serves its own queues.
-    template <class Self>
-    CANOPY_DEVICE static bool pick_before_queues(const Self& self, unsigned wg, unsigned sg, unsigned head,
-                                                 unsigned tail, unsigned& thief, unsigned* counters,
-                                                 unsigned& kind) {
-        if (failed(self.status())) {
-            kind = detail::pk_done;
-            return true;
-        }
-        steal::serve(self, wg, counters);
-        if (tail != head) {
-            kind = detail::pk_private;
-            return true;
-        }
-        if (steal::received(self, sg, thief)) {
-            kind = detail::pk_mailbox;
-            return true;
-        }
-        return false;
-    }
-
     /// A hand-off of memory between the lanes of this sub-group at the private scope Sp: a release fence,
     /// subgroup_barrier(), an acquire fence, all at Sp (OpenCL's work_group_barrier(flags, scope) for one
     /// sub-group; docs/race-detector.md). At sub-group scope the barrier alone is that synchronization
@@ -279,7 +254,46 @@ template <policy P, class... Tasks> struct core_base {
         // says a request is posted and not yet answered (one word: steal_emulated.hpp's thief state).
         unsigned cursor = 0;
         unsigned system_tick = 0; // ring core, several devices: fronts since the last look at the system
+        unsigned status_tick = 0; // the leader's (it picks): fronts of its own since it last read the status
     };
+
+    /// Fronts a sub-group with fronts of its own runs between looks at the status word (a failed run).
+    /// The look is a device-scope load, an L2 access (193 cycles on the timed model, more on a GPU), on
+    /// the leader's path before the front while every other lane waits: on a BFS's one-sub-group tail,
+    /// 193 of a front's ~1,200 cycles. A sub-group about to poll the shared queues looks every time (it
+    /// pays L2 accesses there anyway, and an idle one must see a failure to stop); one with work of its
+    /// own stops at most this many fronts after a failure, whose first report the status word keeps
+    /// (status.hpp: a CAS from 0), so the error is the same.
+    static constexpr unsigned status_poll_fronts = 16;
+
+    /// The checks every core's pick makes before it looks at a shared queue, in this order: a failed
+    /// run stops every sub-group (looked at every status_poll_fronts-th front while the private queue
+    /// holds fronts, every time otherwise); the steal strategy serves a thief's request (steal-emulated:
+    /// so that a thief never waits on a victim that is busy polling); then the sub-group's own private
+    /// queue; then a front the strategy received (steal-emulated's mailbox). True with `kind` set when
+    /// one of them decides. `self` is the calling core: its service_request serves its own queues.
+    template <class Self>
+    CANOPY_DEVICE static bool pick_before_queues(const Self& self, unsigned wg, unsigned sg, loop_state& s,
+                                                 unsigned& kind) {
+        const unsigned head = s.head, tail = s.tail;
+        if (tail == head || ++s.status_tick >= status_poll_fronts) {
+            s.status_tick = 0;
+            if (failed(self.status())) {
+                kind = detail::pk_done;
+                return true;
+            }
+        }
+        steal::serve(self, wg, s.counters);
+        if (tail != head) {
+            kind = detail::pk_private;
+            return true;
+        }
+        if (steal::received(self, sg, s.cursor)) {
+            kind = detail::pk_mailbox;
+            return true;
+        }
+        return false;
+    }
 
     /// The leader, after the lanes packed `used` more tasks of type t into the newest private front
     /// (which held `have`) and `rest` into `need` new fronts from ticket tail: their headers (both cores).

@@ -182,7 +182,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         bool idle = false;
         std::uint64_t idle_since = 0; // --trace: the first poll that found nothing
         const bool in_time = spin_until_bounded([&] {
-            if (base::pick_before_queues(*this, wg, sg, s.head, s.tail, s.cursor, s.counters, kind)) {
+            if (base::pick_before_queues(*this, wg, sg, s, kind)) {
                 return true;
             }
             // Exact termination, before the shared rings: a launch with nothing left (or nothing at

@@ -74,7 +74,7 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
         // Bounded (platform/spin.hpp): on a GPU debug build a sub-group that waits past the bound for
         // work reports it instead of hanging the kernel; the run then fails with the queues' state.
         const bool in_time = spin_until_bounded([&] {
-            if (base::pick_before_queues(*this, wg, sg, s.head, s.tail, s.cursor, s.counters, kind)) {
+            if (base::pick_before_queues(*this, wg, sg, s, kind)) {
                 return true;
             }
             // The shared levels, narrowest first; the leader keeps the lock of the one it took from.

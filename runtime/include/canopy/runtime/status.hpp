@@ -2,7 +2,8 @@
 //
 // One 32-bit word in device memory, 0 while the run is healthy. The first failure wins a CAS from 0
 // and records what failed and where (kind in the top byte, an index below); every sub-group checks the
-// word at each scheduling point and stops, and the host turns it into a canopy::error naming the queue
+// word (at each scheduling point while it has no front of its own, every status_poll_fronts-th front
+// while it has: core_base.hpp) and stops, and the host turns it into a canopy::error naming the queue
 // and its level. A task is never dropped silently: a full queue fails the run instead.
 #pragma once
 
