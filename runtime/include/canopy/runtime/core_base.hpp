@@ -187,7 +187,7 @@ template <policy P, class... Tasks> struct core_base {
                 }
                 ran += lane_count(ballot(resolved));
                 if (resolved) {
-                    dispatch_continuation(e.type, e.record, ctx);
+                    dispatch_continuation(e.type, e.record, e.n, ctx);
                 }
             }
             if (leader) {
@@ -197,18 +197,18 @@ template <policy P, class... Tasks> struct core_base {
     }
 
     /// A resolved record's continuation, in this lane (resolve_joins): type `type`, payload the record
-    /// with `ordered` set.
+    /// with `ordered` set to its child count `n` (at least 1: join_payload says why).
     template <unsigned I = 0>
-    CANOPY_DEVICE void dispatch_continuation(unsigned type, unsigned record, ctx_t& ctx) const {
+    CANOPY_DEVICE void dispatch_continuation(unsigned type, unsigned record, unsigned n, ctx_t& ctx) const {
         if constexpr (I < num_types) {
             using T = std::tuple_element_t<I, std::tuple<Tasks...>>;
             if constexpr (detail::is_inline_continuation<T>) {
                 if (type == I) {
-                    std::get<I>(tasks)(join_payload{record, 1u}, ctx);
+                    std::get<I>(tasks)(join_payload{record, n}, ctx);
                     return;
                 }
             }
-            dispatch_continuation<I + 1>(type, record, ctx);
+            dispatch_continuation<I + 1>(type, record, n, ctx);
         }
     }
 

@@ -22,8 +22,9 @@
 //   - The record's count, `to` and slot count are written by the forking lane before any child exists
 //     (rule R1: children leave a lane's staging buffer only after its task returns), so the runtime's
 //     hand-off of the children (release/acquire at the policy's scopes, docs/scopes.md) orders them
-//     before every child's RMW. The count is a relaxed device-scope atomic store: it is only ever
-//     read by RMWs and the continuation's acquire load.
+//     before every child's RMW. The count too is a plain store: it is only ever read by RMWs and the
+//     continuation's acquire load, each ordered after it by that hand-off (a recycled record's earlier
+//     RMWs happen-before it through the free list's release and acquire, or its resolver's fence).
 //   - A child writes its slot with plain stores, then fetch_subs the count with release at device
 //     scope (R2), and reads nothing of the record after that RMW (a record may be recycled as soon as
 //     its continuation has run).
@@ -125,8 +126,10 @@ inline constexpr unsigned join_exhausted = 1u, join_too_wide = 2u;
 struct join_free_list {
     unsigned long long* head; // the stripes' free lists: version << 32 | index (join_root: empty)
     unsigned* next;           // per record: the next free record
-    unsigned* fresh;          // per stripe: its records handed out since the reset (never freed yet)
-    unsigned mask;            // stripes - 1 (join_stripes_for: a power of two)
+    // Per stripe: takes of its never-used records since the reset (past its share: none left). 64-bit,
+    // so that takes on a stripe long since exhausted cannot wrap it round to a record in use.
+    unsigned long long* fresh;
+    unsigned mask; // stripes - 1 (join_stripes_for: a power of two)
     unsigned capacity;
 
     /// A free record, from the caller's stripe first (join_root: every stripe was empty). A stripe's
@@ -152,14 +155,14 @@ struct join_free_list {
     /// host's reset, which the launch orders before every access; the RMW hands each index out once.
     /// Why it matters: a pop's acquire invalidates the work-group's cache on the scoped-cache model
     /// (and on GPUs whose L1 is not coherent), and a run whose pool is large enough never pops at all.
+    /// One RMW and no load first (a load that skipped the RMW on an exhausted stripe cost a second
+    /// device access on every fork of the common case); the count is 64-bit, so an exhausted stripe's
+    /// takes go on counting past its share without ever wrapping.
     CANOPY_DEVICE unsigned take_fresh(unsigned s) const {
-        atomic_ref<unsigned, scope::device> f(fresh[s]);
-        const unsigned long long stripes = mask + 1ull;
-        if (s + stripes * f.load(std::memory_order_relaxed) >= capacity) {
-            return join_root; // a hint: the RMW below decides
-        }
-        const unsigned long long idx = s + stripes * f.fetch_add(1u, std::memory_order_relaxed);
-        return idx < capacity ? static_cast<unsigned>(idx) : join_root;
+        const unsigned long long k =
+            atomic_ref<unsigned long long, scope::device>(fresh[s]).fetch_add(1u, std::memory_order_relaxed);
+        const unsigned long long idx = s + (mask + 1ull) * k;
+        return k < capacity && idx < capacity ? static_cast<unsigned>(idx) : join_root;
     }
 
     CANOPY_DEVICE unsigned pop(unsigned long long& stack) const {
@@ -222,12 +225,12 @@ class join_free_store {
         next_.download(nx.data(), capacity_);
         std::vector<unsigned long long> h(stripes_);
         head_.download(h.data(), stripes_);
-        std::vector<unsigned> f(stripes_);
+        std::vector<unsigned long long> f(stripes_);
         fresh_.download(f.data(), stripes_);
         unsigned n = 0;
         for (unsigned s = 0; s < stripes_; ++s) {
             const unsigned in_stripe = s < capacity_ ? (capacity_ - s + stripes_ - 1) / stripes_ : 0;
-            n += in_stripe - (f[s] < in_stripe ? f[s] : in_stripe);
+            n += in_stripe - (f[s] < in_stripe ? static_cast<unsigned>(f[s]) : in_stripe);
             for (unsigned i = static_cast<unsigned>(h[s]); i != join_root && n <= capacity_; i = nx[i]) {
                 ++n;
             }
@@ -239,7 +242,7 @@ class join_free_store {
     unsigned capacity_, stripes_;
     device_buffer<unsigned long long> head_;
     device_buffer<unsigned> next_;
-    device_buffer<unsigned> fresh_;
+    device_buffer<unsigned long long> fresh_;
 };
 /// What both pool kinds' device views share: the free list, the run's two words and fork's failure
 /// path (join_view, join_sum_view).
@@ -409,6 +412,7 @@ template <class R, unsigned K = 8> struct join_view {
     unsigned* pending;               // per record: children not finished
     // Per record: [to.record | to.slot << 32, n], 8-byte words: the continuation reads its `to` in one
     // access (after the acquire that invalidated the L1, each access is a miss on the scoped model).
+    // Not one word for all three: to.slot is the user's 32 bits (UTS keeps a flag in its top bit).
     unsigned long long* meta;
     R* slots;      // per record: K results
     R* root_value; // the run's result
@@ -491,7 +495,8 @@ template <class R, unsigned K = 8> struct join_view {
         const unsigned long long to = ld(&meta[2 * p.record + 0]);
         t.to.record = static_cast<unsigned>(to);
         t.to.slot = static_cast<unsigned>(to >> 32);
-        t.n = static_cast<unsigned>(ld(&meta[2 * p.record + 1]));
+        // The child count: the runtime's, when it ran this continuation inline (join_payload).
+        t.n = p.ordered != 0 ? p.ordered : static_cast<unsigned>(ld(&meta[2 * p.record + 1]));
         for (unsigned i = 0; i < t.n && i < K; ++i) {
             visit(i, ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]));
         }
@@ -517,8 +522,12 @@ template <class R, unsigned K = 8> struct join_view {
         // Plain: read by the continuation, which every child's release orders after this (header).
         st(&meta[2 * idx + 0], static_cast<unsigned long long>(to.slot) << 32 | to.record);
         st(&meta[2 * idx + 1], static_cast<unsigned long long>(n));
-        // Relaxed device scope: carried to the children by the runtime's hand-off of the children.
-        atomic_ref<unsigned, scope::device>(pending[idx]).store(n, std::memory_order_relaxed);
+        // Plain, as the meta words: the runtime's hand-off of the children orders it before every
+        // child's RMW (rule R1; on the scoped model a device-scope RMW in this work-group first writes
+        // back its own dirty copy, and a child elsewhere got there through a device-scope release).
+        // Not a relaxed device-scope store: that is one more L2 access on the forking lane, and
+        // children that all complete in one front (resolved with no RMW) never read the count at all.
+        st(&pending[idx], n);
         return {idx};
     }
 

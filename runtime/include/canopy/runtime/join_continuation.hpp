@@ -21,7 +21,10 @@
 namespace canopy::runtime {
 
 /// A join continuation's payload: the record whose children have all finished. `ordered` is set by the
-/// runtime only (a payload written as join_payload{record} leaves it 0, the safe value).
+/// runtime only (a payload written as join_payload{record} leaves it 0, the safe value): when it ran
+/// the continuation inline, to the record's child count (never 0: a fork has at least one child), so
+/// that take() neither acquires nor reads the count from the record (one miss fewer on the resolving
+/// lane, which reads its record right after the acquire that invalidated its L1 on the scoped model).
 struct join_payload {
     unsigned record;
     unsigned ordered;
