@@ -161,8 +161,10 @@ template <policy P, class... Tasks> struct core_base {
             (void)leader;
             (void)counters;
         } else {
-            unsigned ran = 0;
+            unsigned ran = 0;       // this lane's inline continuations
+            bool any_round = false; // uniform: whether the loop below ran at all
             while (any(detail::context_access::has_deferred(ctx))) {
+                any_round = true;
                 handoff_barrier();
                 const detail::deferred_join e = detail::context_access::take_deferred(ctx);
                 const auto key = reinterpret_cast<std::uintptr_t>(e.pending); // 0: nothing deferred
@@ -185,13 +187,22 @@ template <policy P, class... Tasks> struct core_base {
                         resolved = true;
                     }
                 }
-                ran += lane_count(ballot(resolved));
+                // No collective between the heads' RMWs and the continuations: a head that resolved
+                // its record with no RMW (k == n) starts its continuation at once instead of waiting
+                // for the heads whose release RMW writes back the front's dirty lines (the first one's
+                // flush is most of a round's wait on the scoped model). The next round's any() is the
+                // only join point, and the count of continuations is summed once, below.
                 if (resolved) {
+                    ++ran;
                     dispatch_continuation(e.type, e.record, e.n, ctx);
                 }
             }
-            if (leader) {
-                counters[c_tasks + static_cast<unsigned>(lvl_private)] += ran;
+            if (any_round) {
+                const unsigned before = exclusive_sum(ran);
+                const unsigned total = shuffle(before + ran, subgroup_size() - 1);
+                if (leader) {
+                    counters[c_tasks + static_cast<unsigned>(lvl_private)] += total;
+                }
             }
         }
     }
