@@ -569,7 +569,7 @@ void engine::start_block(worker_state& w, std::size_t slot_index, unsigned block
         wi.progress = &w.progress;
         wi.model = model_;
         wi.race = race_.get();
-        wi.profile = opt_.site_profile ? &process_site_profile() : nullptr;
+        wi.profile = opt_.site_profile || site_profile_requested() ? &process_site_profile() : nullptr;
         wi.global_id = block_id * block_ + t;
         wi.eng = this;
         wi.blk = b.get();

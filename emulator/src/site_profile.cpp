@@ -52,7 +52,7 @@ class site_profile {
         // The environment's request, read as the options read it: the table on stderr at exit (a
         // library caller that set options::site_profile itself reads site_profile_rows() instead).
         try {
-            if (!rows.empty() && options_from_environment().site_profile) {
+            if (!rows.empty() && site_profile_requested()) {
                 std::fputs(format_site_profile(collect(), 40).c_str(), stderr);
             }
         } catch (...) { // a malformed environment was reported when it was first read; never throw at exit
@@ -87,6 +87,17 @@ void site_profile_note(site_profile& p, const site& where, site_op op, std::uint
     site_profile::cost& c = p.rows[{where.file, where.line, static_cast<unsigned>(op)}];
     ++c.count;
     c.cycles += cycles;
+}
+
+bool site_profile_requested() {
+    static const bool on = [] {
+        try {
+            return options_from_environment().site_profile;
+        } catch (...) { // reported where the options are read for a launch
+            return false;
+        }
+    }();
+    return on;
 }
 
 site_profile& process_site_profile() {

@@ -52,8 +52,14 @@ void site_profile_note(site_profile& p, const site& where, site_op op, std::uint
     }
 }
 
-/// The accumulator every launch with options::site_profile adds to.
+/// The accumulator every launch with options::site_profile, or under CANOPY_EMU_SITE_PROFILE, adds to.
 site_profile& process_site_profile();
+
+/// Whether the environment asks for the profile (CANOPY_EMU_SITE_PROFILE, read once, as
+/// options_from_environment reads it; false when the environment is malformed, which the options'
+/// own read reports). Every launch then profiles, whatever options its caller built: a bench or a
+/// program that sets emu::options itself is profiled by the same variable as the CLI.
+bool site_profile_requested();
 
 /// Everything accumulated since the last reset, most cycles first (ties: most calls, then file and
 /// line), one row per file, line and kind (a header's site seen from several translation units is one).
