@@ -175,19 +175,15 @@ TEST(RuntimeHang, BoundedSpinTurnsALostTaskIntoAReport) {
 // fewer than its cap, which a sub-group that never looked while it had work would run to (and then the
 // run would end only because the chain does).
 namespace endless {
-struct links {
-    unsigned* ran; // [links run]
-};
 inline constexpr unsigned cap = 4000; // the chain ends here at the latest: a mutation cannot hang
 struct chain {
     struct payload {
         unsigned n;
     };
-    links l;
+    unsigned* ran; // links run
     template <class Ctx> CANOPY_DEVICE void operator()(const payload& p, Ctx& ctx) const {
         // Relaxed device-scope RMW: a count the host reads after the run.
-        canopy::atomic_ref<unsigned, canopy::scope::device>(l.ran[0]).fetch_add(1u,
-                                                                                std::memory_order_relaxed);
+        canopy::atomic_ref<unsigned, canopy::scope::device>(*ran).fetch_add(1u, std::memory_order_relaxed);
         if (p.n + 1 < cap) {
             ctx.template spawn<chain>(payload{p.n + 1});
         }
@@ -209,7 +205,7 @@ TEST(RuntimeHang, AFailureStopsASubGroupThatNeverRunsDry) {
     canopy::test::for_seeds(canopy::test::scm_options(), 3, [&] {
         canopy::device_buffer<unsigned> ran(1);
         ran.fill_zero();
-        rt::task_set<endless::chain, endless::bomb> ts{endless::chain{{ran.data()}}, endless::bomb{}};
+        rt::task_set<endless::chain, endless::bomb> ts{endless::chain{ran.data()}, endless::bomb{}};
         ts.seed<endless::chain>({0});
         auto c = cfg();
         c.staging_capacity = 4;

@@ -199,7 +199,7 @@ template <policy P, class... Tasks> struct core_base {
             }
             if (any_round) {
                 const unsigned before = exclusive_sum(ran);
-                const unsigned total = shuffle(before + ran, subgroup_size() - 1);
+                const unsigned total = broadcast(before + ran, subgroup_size() - 1);
                 if (leader) {
                     counters[c_tasks + static_cast<unsigned>(lvl_private)] += total;
                 }
