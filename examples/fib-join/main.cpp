@@ -43,7 +43,7 @@ struct add {
     using payload = rt::join_payload;
     joins j;
     template <class Ctx> CANOPY_DEVICE void operator()(const rt::join_payload& p, Ctx& ctx) const {
-        const auto r = j.take(p); // both results, and where the sum goes
+        const auto r = j.take(ctx, p); // both results, and where the sum goes
         j.complete<add>(ctx, r.to, r.value[0] + r.value[1]);
     }
 };

@@ -65,7 +65,7 @@ struct merge {
     joins j;
     unsigned* buffer[2];
     template <class Ctx> CANOPY_DEVICE void operator()(const rt::join_payload& p, Ctx& ctx) const {
-        const auto r = j.take(p); // the two sorted halves, and where our range goes
+        const auto r = j.take(ctx, p); // the two sorted halves, and where our range goes
         const run_of_keys a = r.value[0], b = r.value[1];
         const unsigned* in = buffer[a.in];
         unsigned* out = buffer[1 - a.in];

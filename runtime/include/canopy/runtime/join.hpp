@@ -10,7 +10,8 @@
 //      that brings the count to zero runs the continuation task Cont, with the record as its payload:
 //      inline, by its sub-group's resolve step, which combines a front's completions of one record
 //      (join_continuation.hpp), or spawned, on the paths that header lists;
-//   4. the continuation takes the results (take(p)): the slots, and `to`. It frees the record and
+//   4. the continuation takes the results (take(ctx, p)): the slots, and `to`. It frees the record
+//      (an inline one's after its resolve step, with the lane's other frees: join_stash.hpp) and
 //      completes `to` with a value of its own, or forks again passing `to` on (nesting: a continuation
 //      is the rest of its task, so whatever it joins is part of that task's completion).
 // A child that forks does not complete its slot itself: it passes the slot on as its record's `to`.
@@ -184,18 +185,7 @@ struct join_free_list {
     }
 
     CANOPY_DEVICE void push(unsigned long long& stack, unsigned idx) const {
-        atomic_ref<unsigned long long, scope::device> h(stack);
-        unsigned long long cur = h.load(std::memory_order_relaxed);
-        for (;;) {
-            atomic_ref<unsigned, scope::device>(next[idx]).store(static_cast<unsigned>(cur),
-                                                                 std::memory_order_relaxed);
-            const unsigned long long want = ((cur >> 32) + 1) << 32 | idx;
-            // Release: our reads of the record (take) happen-before the next owner's writes; and the
-            // `next` store before it is what a pop that sees this head reads.
-            if (h.compare_exchange_strong(cur, want, std::memory_order_release, std::memory_order_relaxed)) {
-                return;
-            }
-        }
+        push_free_record(stack, next, idx); // join_stash.hpp: a release CAS
     }
 };
 
@@ -304,6 +294,16 @@ struct join_view_common {
     CANOPY_DEVICE void free_record(unsigned idx) const {
         closed();
         free.give(idx);
+    }
+    /// free_record for a continuation that passed its context: when the resolve step ran it inline
+    /// (`inline_run`), kept in the lane's stash and pushed after the step's rounds with the lane's other
+    /// frees, in one CAS (join_stash.hpp: until then no other work-item may take it, so nothing orders).
+    template <class Ctx> CANOPY_DEVICE void free_record(Ctx& ctx, unsigned idx, bool inline_run) const {
+        closed();
+        record_stash* st = context_access::stash(ctx);
+        if (!inline_run || st == nullptr || !st->put(free.next, &free.head[global_id() & free.mask], idx)) {
+            free.give(idx);
+        }
     }
 
     /// The root's slot completed (its value stored first). Release at device scope: the value before
@@ -485,6 +485,34 @@ template <class R, unsigned K = 8> struct join_view {
     /// stack on sm_90), once for each place the continuation is compiled (its run, and the resolve step
     /// that runs it inline).
     template <class Visit> CANOPY_DEVICE join_taken take(const join_payload& p, Visit&& visit) const {
+        const join_taken t = read(p, visit);
+        common.free_record(p.record); // after every read of the record above
+        return t;
+    }
+
+    /// take(p), for a continuation that passes its context: when the runtime ran it inline, its record
+    /// goes back to the pool after the resolve step's rounds, with the lane's other frees of the step in
+    /// one push, instead of one push inside a round (join_stash.hpp); the same as take(p) otherwise.
+    /// The take to use in a continuation.
+    template <class Ctx> CANOPY_DEVICE join_results<R, K> take(Ctx& ctx, const join_payload& p) const {
+        join_results<R, K> r{};
+        const join_taken t = take(ctx, p, [&r](unsigned i, const R& v) { r.value[i] = v; });
+        r.n = t.n;
+        r.to = t.to;
+        return r;
+    }
+
+    /// take(p, visit), for a continuation that passes its context (take(ctx, p)).
+    template <class Ctx, class Visit>
+    CANOPY_DEVICE join_taken take(Ctx& ctx, const join_payload& p, Visit&& visit) const {
+        const join_taken t = read(p, visit);
+        common.free_record(ctx, p.record, p.ordered != 0); // after every read of the record above
+        return t;
+    }
+
+  private:
+    /// A continuation's reads of its record: the children's results (visit) and `to`.
+    template <class Visit> CANOPY_DEVICE join_taken read(const join_payload& p, Visit& visit) const {
         // Acquire at device scope: synchronizes with every child's release (one release sequence).
         // Not when the runtime ran this continuation inline: its resolve step already ordered every
         // child's slot store before it (join_continuation.hpp, core_base::resolve_joins).
@@ -500,11 +528,9 @@ template <class R, unsigned K = 8> struct join_view {
         for (unsigned i = 0; i < t.n && i < K; ++i) {
             visit(i, ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]));
         }
-        common.free_record(p.record); // after every read of the record above
         return t;
     }
 
-  private:
     // Results move as plain words (st/ld), which every backend's plain access supports: 8-byte words
     // when R is whole, aligned 8-byte words (UTS's subtree counts: 3 accesses instead of 6), else 4-byte
     // ones. Fewer, wider accesses are fewer instructions on a GPU and, on the scoped-cache model (whose

@@ -27,6 +27,7 @@
 #include "canopy/platform/config.hpp"
 #include "canopy/platform/plain_access.hpp"
 #include "canopy/runtime/join_continuation.hpp"
+#include "canopy/runtime/join_stash.hpp"
 
 namespace canopy::runtime {
 
@@ -109,10 +110,14 @@ struct context_access;
 } // namespace detail
 
 namespace detail {
-/// The deferred-completion slot of a context whose task set has a continuation the runtime can run
-/// inline; empty otherwise (empty base), so that every other kernel's context, which lives in local
-/// memory (its per-type counts are indexed at run time), is not a word larger.
-template <bool Defers> struct deferred_slot { deferred_join deferred_{nullptr, 0, 0, 0}; };
+/// The deferred-completion slot and the freed-record stash (join_stash.hpp) of a context whose task set
+/// has a continuation the runtime can run inline; empty otherwise (empty base), so that every other
+/// kernel's context, which lives in local memory (its per-type counts are indexed at run time), is not
+/// a word larger.
+template <bool Defers> struct deferred_slot {
+    deferred_join deferred_{nullptr, 0, 0, 0};
+    record_stash stash_{};
+};
 template <> struct deferred_slot<false> {};
 } // namespace detail
 
@@ -198,6 +203,15 @@ class task_context : private detail::deferred_slot<(detail::is_inline_continuati
         this->deferred_.pending = nullptr;
         return e;
     }
+    /// The lane's freed-record stash (join_stash.hpp); nullptr where the task set has no continuation
+    /// the runtime runs inline (no resolve step, which pushes it).
+    CANOPY_DEVICE detail::record_stash* stash() {
+        if constexpr (defers_joins) {
+            return &this->stash_;
+        } else {
+            return nullptr;
+        }
+    }
     CANOPY_DEVICE void clear() {
         if constexpr (defers_joins) {
             this->deferred_.pending = nullptr;
@@ -242,6 +256,9 @@ struct context_access {
     }
     template <class C> CANOPY_DEVICE static bool has_deferred(const C& c) { return c.has_deferred(); }
     template <class C> CANOPY_DEVICE static deferred_join take_deferred(C& c) { return c.take_deferred(); }
+    /// join.hpp's take(ctx, ...) and the cores' resolve step: the lane's freed-record stash
+    /// (join_stash.hpp), or nullptr.
+    template <class C> CANOPY_DEVICE static record_stash* stash(C& c) { return c.stash(); }
 };
 } // namespace detail
 

@@ -80,7 +80,7 @@ template <bool Inline> struct fib_join_sum_t {
     static constexpr bool inline_continuation = Inline;
     fib_join_view j;
     template <class Ctx> CANOPY_DEVICE void operator()(const runtime::join_payload& p, Ctx& ctx) const {
-        const auto r = j.take(p);
+        const auto r = j.take(ctx, p);
         j.template complete<fib_join_sum_t>(ctx, r.to, r.value[0] + r.value[1]);
     }
 };

@@ -136,7 +136,7 @@ struct sort_merge {
     using payload = runtime::join_payload;
     sort_view v;
     template <class Ctx> CANOPY_DEVICE void operator()(const runtime::join_payload& p, Ctx& ctx) const {
-        const auto r = v.j.take(p);
+        const auto r = v.j.take(ctx, p);
         const unsigned lo = r.value[0].lo, mid = r.value[0].hi, hi = r.value[1].hi, src = r.value[0].buf;
         const unsigned n = hi - lo;
         if (n <= v.grain) {
@@ -175,7 +175,7 @@ struct merge_done {
     using payload = runtime::join_payload;
     sort_view v;
     template <class Ctx> CANOPY_DEVICE void operator()(const runtime::join_payload& p, Ctx& ctx) const {
-        const auto r = v.j.take(p);
+        const auto r = v.j.take(ctx, p);
         sorted_run m = r.value[0]; // pieces are in order: the first's lo, the last's hi
         m.hi = r.value[r.n - 1].hi;
         v.j.complete<sort_merge>(ctx, r.to, m);

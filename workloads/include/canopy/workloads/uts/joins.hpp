@@ -158,7 +158,7 @@ struct join_subtree_sum {
         // The visiting take: no array of fan_out results in local memory (join.hpp).
         subtree_counts c{0, 0, 0, 0};
         runtime::join_taken r =
-            g.j.take(p, [&c](unsigned, const subtree_counts& v) { c = add_counts(c, v); });
+            g.j.take(ctx, p, [&c](unsigned, const subtree_counts& v) { c = add_counts(c, v); });
         if ((r.to.slot & node_record_bit) != 0) {
             r.to.slot &= ~node_record_bit;
             c.nodes += 1;
