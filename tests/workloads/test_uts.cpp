@@ -11,6 +11,7 @@
 #include "../common/emu_test.hpp"
 #include "../common/policy_name.hpp"
 #include "canopy/workloads/uts/compiled_runs.hpp"
+#include "canopy/workloads/uts/joins.hpp"
 #include "canopy/workloads/uts/uts.hpp"
 
 namespace {
@@ -247,6 +248,27 @@ TEST(UtsJoins, TooFewRecordsIsReportedNamingTheFlag) {
     } catch (const canopy::error& e) {
         EXPECT_NE(std::string(e.what()).find("--join-records"), std::string::npos) << e.what();
     }
+}
+
+// A join's result packs leaves and depth into one word (uts/joins.hpp): sums and maxima exact up to
+// the fields' limits, and a field that overflows marks the depth, which every later sum keeps, instead
+// of wrapping into a wrong count. The oracle is the arithmetic itself.
+TEST(UtsJoins, SubtreeCountsSumExactlyAndMarkAnOverflow) {
+    const uts::subtree_counts a = uts::add_counts(uts::leaf_counts(7), uts::leaf_counts(3));
+    EXPECT_EQ(a.nodes, 2u);
+    EXPECT_EQ(uts::leaves_of(a), 2u);
+    EXPECT_EQ(uts::depth_of(a), 7u);
+    const uts::subtree_counts edge{0, (uts::max_leaves - 1) << uts::depth_bits | 4};
+    EXPECT_EQ(uts::leaves_of(uts::add_counts(edge, uts::leaf_counts(4))), uts::max_leaves)
+        << "the largest leaf count does not fit";
+    const uts::subtree_counts full{5, uts::max_leaves << uts::depth_bits | 9};
+    const uts::subtree_counts over = uts::add_counts(full, uts::leaf_counts(2));
+    EXPECT_EQ(uts::depth_of(over), uts::counts_overflow) << "a leaf count past 2^40 - 1 wrapped";
+    EXPECT_EQ(uts::depth_of(uts::add_counts(uts::leaf_counts(1), over)), uts::counts_overflow)
+        << "an overflow was lost in a later sum";
+    EXPECT_EQ(uts::depth_of(uts::leaf_counts((1 << 24) - 2)), (1u << 24) - 2);
+    EXPECT_EQ(uts::depth_of(uts::leaf_counts(1 << 24)), uts::counts_overflow)
+        << "a depth past 2^24 - 2 wrapped";
 }
 
 TEST(UtsJoins, DefaultTreeByJoinsMatchesTheAtomicCounts) {

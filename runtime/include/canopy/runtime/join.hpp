@@ -481,8 +481,8 @@ template <class R, unsigned K = 8> struct join_view {
 
     /// take(p) without the array of K results: visit(i, value) for each child i < n, in order; returns n
     /// and `to`; frees the record. A continuation that folds its children's results should use this:
-    /// take(p)'s join_results is K results in the lane's local memory (UTS's subtree sums: 192 bytes of
-    /// stack on sm_90), once for each place the continuation is compiled (its run, and the resolve step
+    /// take(p)'s join_results is K results in the lane's local memory (UTS's subtree sums: 8 of 16 bytes,
+    /// 128 bytes of stack), once for each place the continuation is compiled (its run, and the resolve step
     /// that runs it inline).
     template <class Visit> CANOPY_DEVICE join_taken take(const join_payload& p, Visit&& visit) const {
         const join_taken t = read(p, visit);
@@ -532,10 +532,10 @@ template <class R, unsigned K = 8> struct join_view {
     }
 
     // Results move as plain words (st/ld), which every backend's plain access supports: 8-byte words
-    // when R is whole, aligned 8-byte words (UTS's subtree counts: 3 accesses instead of 6), else 4-byte
-    // ones. Fewer, wider accesses are fewer instructions on a GPU and, on the scoped-cache model (whose
-    // L1 keeps one entry per location), half the misses of a continuation reading its record right after
-    // the acquire that invalidated the L1: the head lane's reads are on its sub-group's critical path
+    // when R is whole, aligned 8-byte words (UTS's 16-byte subtree counts: 2 accesses instead of 4),
+    // else 4-byte ones. Fewer, wider accesses are fewer instructions on a GPU and, on the scoped-cache model
+    // (whose L1 keeps one entry per location), half the misses of a continuation reading its record right
+    // after the acquire that invalidated the L1: the head lane's reads are on its sub-group's critical path
     // (docs/runtime.md, "Where a join's cycles go, by call site"). One size for every access of a slot.
     using word_t = std::conditional_t<sizeof(R) % 8 == 0 && alignof(R) >= 8, unsigned long long, unsigned>;
     static constexpr unsigned words = static_cast<unsigned>(sizeof(R) / sizeof(word_t));

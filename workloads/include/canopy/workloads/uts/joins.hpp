@@ -32,19 +32,44 @@
 
 namespace canopy::workloads::uts {
 
-/// A subtree's counts, the result each join delivers (whole 4-byte words, as join results move).
+/// A subtree's counts, the result each join delivers: its nodes, and its leaves and deepest leaf's height
+/// (absolute, not relative to the subtree) in one word, leaves << 24 | depth. Two 8-byte words, not
+/// three: a continuation reads up to fan_out of them right after the acquire that invalidated its L1,
+/// each word a miss on the scoped-cache model, while its sub-group waits (docs/runtime.md, "Where a
+/// join's cycles go"). 40 bits of leaves (10^12: T1XXL, the largest tree in notes/uts-reference.md, has
+/// 4.2 x 10^9 nodes) and 24 of depth (T3's binomial spine is 1,572 deep); past either, the depth field
+/// is counts_overflow, which max() carries to the root, and the host reports it instead of a count.
 struct subtree_counts {
     unsigned long long nodes;
-    unsigned long long leaves;
-    unsigned depth; // the deepest leaf's height (absolute, not relative to the subtree)
-    unsigned pad;
+    unsigned long long leaves_depth;
 };
 
-using uts_join_view = runtime::join_view<subtree_counts, fan_out>;
+inline constexpr unsigned depth_bits = 24;
+inline constexpr unsigned long long depth_mask = (1ull << depth_bits) - 1;
+inline constexpr unsigned long long counts_overflow = depth_mask; // the depth field when a field overflowed
+inline constexpr unsigned long long max_leaves = (1ull << (64 - depth_bits)) - 1;
+
+CANOPY_HOST_DEVICE inline unsigned long long leaves_of(const subtree_counts& c) {
+    return c.leaves_depth >> depth_bits;
+}
+CANOPY_HOST_DEVICE inline unsigned long long depth_of(const subtree_counts& c) {
+    return c.leaves_depth & depth_mask;
+}
+
+/// A leaf at `height`: one node, one leaf (counts_overflow when the height does not fit).
+CANOPY_HOST_DEVICE inline subtree_counts leaf_counts(int height) {
+    const auto h = static_cast<unsigned long long>(height);
+    return {1, 1ull << depth_bits | (h < counts_overflow ? h : counts_overflow)};
+}
 
 CANOPY_HOST_DEVICE inline subtree_counts add_counts(const subtree_counts& x, const subtree_counts& y) {
-    return {x.nodes + y.nodes, x.leaves + y.leaves, x.depth > y.depth ? x.depth : y.depth, 0u};
+    const unsigned long long lx = leaves_of(x), ly = leaves_of(y), dx = depth_of(x), dy = depth_of(y);
+    const unsigned long long leaves = lx + ly; // both below 2^40: no wrap in 64 bits
+    const unsigned long long depth = leaves > max_leaves ? counts_overflow : dx > dy ? dx : dy;
+    return {x.nodes + y.nodes, (leaves & max_leaves) << depth_bits | depth};
 }
+
+using uts_join_view = runtime::join_view<subtree_counts, fan_out>;
 
 struct join_node_payload {
     std::uint32_t s[5];
@@ -132,8 +157,7 @@ struct join_node_task {
             return;
         }
         if (n == 0) {
-            g.j.complete<join_subtree_sum>(ctx, x.to,
-                                           subtree_counts{1, 1, static_cast<unsigned>(x.height), 0u});
+            g.j.complete<join_subtree_sum>(ctx, x.to, leaf_counts(x.height));
             return;
         }
         // Whether n fits one record or needs ranges, this node's record counts the node.
@@ -156,7 +180,7 @@ struct join_subtree_sum {
     join_args g;
     template <class Ctx> CANOPY_DEVICE void operator()(const runtime::join_payload& p, Ctx& ctx) const {
         // The visiting take: no array of fan_out results in local memory (join.hpp).
-        subtree_counts c{0, 0, 0, 0};
+        subtree_counts c{0, 0};
         runtime::join_taken r =
             g.j.take(ctx, p, [&c](unsigned, const subtree_counts& v) { c = add_counts(c, v); });
         if ((r.to.slot & node_record_bit) != 0) {
@@ -220,9 +244,14 @@ inline runtime_result traverse_runtime_joins(const params& p, const runtime::con
         throw error(std::string(e.what()) + " [canopy uts --joins: --join-records sets the capacity, now " +
                     std::to_string(records) + "]");
     }
+    if (depth_of(c) == counts_overflow) {
+        throw error("canopy uts --joins: the tree has more than 2^40 leaves or a leaf deeper than 2^24 - 2, "
+                    "which a join's subtree counts do not hold; run it without --joins (counted by device "
+                    "atomics)");
+    }
     r.c.nodes = c.nodes;
-    r.c.leaves = c.leaves;
-    r.c.depth = static_cast<int>(c.depth);
+    r.c.leaves = leaves_of(c);
+    r.c.depth = static_cast<int>(depth_of(c));
     return r;
 }
 
