@@ -75,6 +75,7 @@ namespace canopy::runtime {
 
 /// The record whose slot receives the run's result.
 inline constexpr unsigned join_root = 0xffffffffu;
+static_assert(detail::record_stash::none == join_root, "join_stash.hpp's empty mark is join_root");
 
 /// Free-list stacks of a join pool of `capacity` records: capacity / 16 rounded down to a power of two,
 /// from 32 to 8192 (the header says why it grows). A record starts on stack index % stripes.
