@@ -199,10 +199,8 @@ template <policy P, class... Tasks> struct core_base {
             }
             if (any_round) {
                 // The records this lane's continuations freed, back to their pool in one push
-                // (join_stash.hpp), off the rounds' critical path.
-                if (detail::record_stash* st = detail::context_access::stash(ctx)) {
-                    st->push();
-                }
+                // (join_stash.hpp), off the rounds' critical path. A context that defers joins has one.
+                detail::context_access::stash(ctx)->push();
                 const unsigned before = exclusive_sum(ran);
                 const unsigned total = broadcast(before + ran, subgroup_size() - 1);
                 if (leader) {

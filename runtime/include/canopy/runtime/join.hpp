@@ -149,8 +149,11 @@ struct join_free_list {
         return idx;
     }
 
-    /// Returns a record to the caller's stripe.
-    CANOPY_DEVICE void give(unsigned idx) const { push(head[global_id() & mask], idx); }
+    /// The caller's stripe: where give() and a lane's chain of freed records (join_stash.hpp) go back.
+    CANOPY_DEVICE unsigned long long* home() const { return &head[global_id() & mask]; }
+
+    /// Returns a record to the caller's stripe (a release CAS: join_stash.hpp's push_free_records).
+    CANOPY_DEVICE void give(unsigned idx) const { push_free_records(*home(), next, idx, idx); }
 
     /// Stripe s's next never-used record (s, s + stripes, ...), or join_root when it has handed them
     /// all out. Relaxed at device scope, and no acquire: such a record has had no owner since the
@@ -183,10 +186,6 @@ struct join_free_list {
                 return idx;
             }
         }
-    }
-
-    CANOPY_DEVICE void push(unsigned long long& stack, unsigned idx) const {
-        push_free_record(stack, next, idx); // join_stash.hpp: a release CAS
     }
 };
 
@@ -302,7 +301,7 @@ struct join_view_common {
     template <class Ctx> CANOPY_DEVICE void free_record(Ctx& ctx, unsigned idx, bool inline_run) const {
         closed();
         record_stash* st = context_access::stash(ctx);
-        if (!inline_run || st == nullptr || !st->put(free.next, &free.head[global_id() & free.mask], idx)) {
+        if (!inline_run || st == nullptr || !st->put(free.next, free.home(), idx)) {
             free.give(idx);
         }
     }

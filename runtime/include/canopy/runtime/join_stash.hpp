@@ -42,9 +42,6 @@ CANOPY_DEVICE inline void push_free_records(unsigned long long& stack, unsigned*
         }
     }
 }
-CANOPY_DEVICE inline void push_free_record(unsigned long long& stack, unsigned* next, unsigned idx) {
-    push_free_records(stack, next, idx, idx);
-}
 
 /// The records a lane's inline continuations freed during one resolve step (core_base::resolve_joins),
 /// all of one pool (`next`: its link array; `stack`: the lane's stripe), chained first -> ... -> last
