@@ -270,6 +270,67 @@ TEST(RingCore, FifoRunsLevelByLevelAndLifoDepthFirst) {
     });
 }
 
+// A sharer that skips looks at the hunger counts (ring_scheduler.hpp, share_quiet_fronts) looks again:
+// two work-groups of one sub-group; one runs a chain (one front at a time, never anything to share) while
+// the other grows a binary tree whose looks find no one idle, so it goes quiet; when the chain ends,
+// the tree's sub-group must share within a few fronts, and the chain's work-group runs tree tasks. A
+// sharer that went quiet for good would leave it idle to the end.
+struct quiet_args {
+    unsigned depth;
+};
+struct quiet_tree_task {
+    using payload = quiet_args;
+    unsigned* tree_tasks_on; // per work-group: the tree tasks it ran
+    unsigned max_depth;
+    template <class Ctx> CANOPY_DEVICE void operator()(const quiet_args& a, Ctx& ctx) const {
+        canopy::atomic_ref<unsigned, canopy::scope::device>(tree_tasks_on[canopy::block_id()])
+            .fetch_add(1, std::memory_order_relaxed);
+        if (a.depth < max_depth) {
+            ctx.template spawn<quiet_tree_task>({a.depth + 1});
+            ctx.template spawn<quiet_tree_task>({a.depth + 1});
+        }
+    }
+};
+struct quiet_chain_task {
+    using payload = quiet_args;
+    unsigned* chain_on; // per work-group: the chain's links it ran
+    unsigned links;
+    template <class Ctx> CANOPY_DEVICE void operator()(const quiet_args& a, Ctx& ctx) const {
+        canopy::atomic_ref<unsigned, canopy::scope::device>(chain_on[canopy::block_id()])
+            .fetch_add(1, std::memory_order_relaxed);
+        if (a.depth + 1 < links) {
+            ctx.template spawn<quiet_chain_task>({a.depth + 1});
+        }
+    }
+};
+
+TEST(RingCore, AQuietSharerSharesAgainWhenASubGroupRunsDry) {
+    static constexpr unsigned depth = 11, links = 32, tree = (2u << depth) - 1;
+    canopy::test::for_seeds(scm(), 6, [] {
+        canopy::device_buffer<unsigned> tree_on(2), chain_on(2);
+        tree_on.fill_zero();
+        chain_on.fill_zero();
+        rt::task_set<quiet_tree_task, quiet_chain_task> ts{quiet_tree_task{tree_on.data(), depth},
+                                                           quiet_chain_task{chain_on.data(), links}};
+        ts.seed<quiet_tree_task>({0});
+        ts.seed<quiet_chain_task>({0});
+        rt::config c;
+        c.block = 32; // tiny: one sub-group a work-group
+        c.persistent = false;
+        c.grid = 2;
+        const rt::stats st = ts.run(c);
+        ASSERT_EQ(st.workgroups, 2u);
+        ASSERT_EQ(st.total_tasks(), tree + links);
+        const auto t = tree_on.to_vector(), k = chain_on.to_vector();
+        ASSERT_EQ(t[0] + t[1], tree);
+        ASSERT_EQ(k[0] + k[1], links);
+        ASSERT_TRUE(k[0] == 0 || k[1] == 0) << "the chain never has a front to share";
+        const unsigned chain_wg = k[0] != 0 ? 0 : 1;
+        EXPECT_GT(t[chain_wg], 0u) << "the chain's work-group ran no tree task after the chain ended: the "
+                                      "tree's sub-group stopped looking at who is idle";
+    });
+}
+
 TEST(RingCore, TheLockedCoreRefusesFifo) {
     canopy::emu::scoped_options s(scm());
     rt::config c;

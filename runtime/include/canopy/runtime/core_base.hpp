@@ -269,6 +269,9 @@ template <policy P, class... Tasks> struct core_base {
         unsigned cursor = 0;
         unsigned system_tick = 0; // ring core, several devices: fronts since the last look at the system
         unsigned status_tick = 0; // the leader's (it picks): fronts of its own since it last read the status
+        // The leader's (it decides shares, ring core): share decisions left to skip before it next reads
+        // the hunger counts (ring_scheduler.hpp, share_quiet_fronts).
+        unsigned share_quiet = 0;
     };
 
     /// Fronts a sub-group with fronts of its own runs between looks at the status word (a failed run).
