@@ -255,7 +255,8 @@ template <policy P, class... Tasks> struct core_base {
     }
 
     /// What one sub-group's loop carries from front to front (both cores). Uniform (every lane keeps
-    /// the same copy), save the counters, which only the leader's count and write.
+    /// the same copy), save the counters and the leader's two ticks (status_tick, share_quiet), which
+    /// only the leader's pick and share decision read and write.
     struct loop_state {
         /// A loop's start: counting into the caller's `counters`, its first victim after work-group wg.
         CANOPY_DEVICE loop_state(unsigned* c, unsigned wg) : counters(c), cursor(wg) {}
