@@ -331,6 +331,60 @@ TEST(RingCore, AQuietSharerSharesAgainWhenASubGroupRunsDry) {
     });
 }
 
+/// A cooperative binary tree whose type packs at most 3 tasks a front (front_width), beside one that
+/// packs the sub-group's width: each front records how many valid lanes it ran (fetch_max).
+template <unsigned Width> struct narrow_tree_task {
+    struct payload {
+        unsigned depth;
+    };
+    static constexpr bool cooperative = true;
+    static constexpr unsigned front_width = Width; // 0: the sub-group's width
+    unsigned* seen;                                // [0] the widest front, [1] tasks run
+    unsigned depth;
+    template <class Ctx> CANOPY_DEVICE void operator()(const payload& a, bool valid, Ctx& ctx) const {
+        const unsigned count = canopy::lane_count(canopy::ballot(valid));
+        if (canopy::lane_id() == 0) {
+            canopy::atomic_ref<unsigned, canopy::scope::device>(seen[0]).fetch_max(count,
+                                                                                   std::memory_order_relaxed);
+        }
+        if (valid) {
+            canopy::atomic_ref<unsigned, canopy::scope::device>(seen[1]).fetch_add(1,
+                                                                                   std::memory_order_relaxed);
+            if (a.depth < depth) {
+                ctx.template spawn<narrow_tree_task>({a.depth + 1});
+                ctx.template spawn<narrow_tree_task>({a.depth + 1});
+            }
+        }
+    }
+};
+
+// task_context.hpp's type_front_width: a type's front_width caps the fronts the ring core packs of it
+// (topping up the newest front and opening new ones), per type: the other type's fronts still fill the
+// sub-group.
+TEST(RingCore, ATypesFrontWidthCapsItsFronts) {
+    static constexpr unsigned depth = 9, tree = (2u << depth) - 1;
+    canopy::test::for_seeds(scm(), 4, [] {
+        canopy::device_buffer<unsigned> narrow(2), wide(2);
+        narrow.fill_zero();
+        wide.fill_zero();
+        rt::task_set<narrow_tree_task<3>, narrow_tree_task<0>> ts{narrow_tree_task<3>{narrow.data(), depth},
+                                                                  narrow_tree_task<0>{wide.data(), depth}};
+        ts.seed<narrow_tree_task<3>>({0});
+        ts.seed<narrow_tree_task<0>>({0});
+        rt::config c;
+        c.block = 32;
+        c.order = rt::task_order::fifo;
+        c.private_capacity = 256;
+        const rt::stats st = ts.run(c);
+        ASSERT_EQ(st.total_tasks(), 2 * tree);
+        const auto n = narrow.to_vector(), w = wide.to_vector();
+        EXPECT_EQ(n[1], tree);
+        EXPECT_EQ(w[1], tree);
+        EXPECT_EQ(n[0], 3u) << "a front of the type whose front_width is 3 ran " << n[0] << " tasks";
+        EXPECT_GT(w[0], 3u) << "the other type's fronts were capped too";
+    });
+}
+
 TEST(RingCore, TheLockedCoreRefusesFifo) {
     canopy::emu::scoped_options s(scm());
     rt::config c;

@@ -316,14 +316,13 @@ template <policy P, class... Tasks> struct core_base {
     /// The leader, after the lanes packed `used` more tasks of type t into the newest private front
     /// (which held `have`) and `rest` into `need` new fronts from ticket tail: their headers (both cores).
     CANOPY_DEVICE void set_packed_headers(unsigned sg, unsigned tail, unsigned t, unsigned have,
-                                          unsigned used, unsigned rest, unsigned need) const {
-        const unsigned lanes = subgroup_size();
+                                          unsigned used, unsigned rest, unsigned need, unsigned width) const {
         if (used > 0) {
             private_slot(sg, tail - 1).set_header(t, have + used);
         }
         for (unsigned k = 0; k < need; ++k) {
-            const unsigned left = rest - k * lanes;
-            private_slot(sg, tail + k).set_header(t, left < lanes ? left : lanes);
+            const unsigned left = rest - k * width;
+            private_slot(sg, tail + k).set_header(t, left < width ? left : width);
         }
     }
 

@@ -577,12 +577,13 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             }
             // The newest private front takes more tasks of its own type (headers: leader only); never a
             // far one's. Both in one broadcast (each is at most lanes <= 64).
+            const unsigned width = type_front_width<Tasks...>(t, lanes);
             unsigned room = 0, have = 0;
             if (leader && s.tail != s.head && !far) {
                 const queues::front_ref nf = private_slot(sg, s.tail - 1);
-                if (nf.type() == t && nf.count() < lanes) {
+                if (nf.type() == t && nf.count() < width) {
                     have = nf.count();
-                    room = lanes - have;
+                    room = width - have;
                 }
             }
             const unsigned room_have = broadcast(room | have << 16, 0);
@@ -593,7 +594,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                 const unsigned top = placed == 0 ? room : 0;
                 const unsigned free_fronts = L.private_capacity - (s.tail - s.head);
                 if (top == 0 && free_fronts == 0) {
-                    const unsigned left = (total - placed + lanes - 1) / lanes;
+                    const unsigned left = (total - placed + width - 1) / width;
                     const unsigned n = left < s.tail - s.head ? left : s.tail - s.head;
                     if (spill(wg, sg, s.head, s.tail, n, leader, lane, s.counters) == 0) {
                         if (leader) {
@@ -603,14 +604,14 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                     }
                     continue;
                 }
-                const unsigned fit = top + free_fronts * lanes;
+                const unsigned fit = top + free_fronts * width;
                 const unsigned hi = total - placed < fit ? total : placed + fit;
                 const unsigned used = top < hi - placed ? top : hi - placed; // into the newest front
                 const unsigned rest = hi - placed - used;
-                const unsigned need = (rest + lanes - 1) / lanes; // new fronts
-                place_chunk(ctx, sg, t, far, x.theta, off, mine_k, placed, hi, top, have, s.tail);
+                const unsigned need = (rest + width - 1) / width; // new fronts
+                place_chunk(ctx, sg, t, far, x.theta, off, mine_k, placed, hi, top, have, s.tail, width);
                 if (leader) {
-                    this->set_packed_headers(sg, s.tail, t, have, used, rest, need);
+                    this->set_packed_headers(sg, s.tail, t, have, used, rest, need, width);
                 }
                 s.tail += need;
                 placed = hi;
@@ -625,8 +626,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// newest front after its `have` tasks, the rest into new fronts from ticket tail.
     CANOPY_DEVICE void place_chunk(const ctx_t& ctx, unsigned sg, unsigned t, bool far, unsigned theta,
                                    unsigned off, unsigned mine_k, unsigned placed, unsigned hi, unsigned top,
-                                   unsigned have, unsigned tail) const {
-        const unsigned lanes = subgroup_size();
+                                   unsigned have, unsigned tail, unsigned width) const {
         const bool by_priority = order == task_order::priority;
         unsigned j = 0;
         // A lane with one type and class staged (the usual case) needs no word from memory.
@@ -642,8 +642,8 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             }
             const unsigned x = g - placed; // position in this chunk
             const queues::front_ref dst =
-                x < top ? private_slot(sg, tail - 1) : private_slot(sg, tail + (x - top) / lanes);
-            const unsigned slot = x < top ? have + x : (x - top) % lanes;
+                x < top ? private_slot(sg, tail - 1) : private_slot(sg, tail + (x - top) / width);
+            const unsigned slot = x < top ? have + x : (x - top) % width;
             for (unsigned w = 0; w < type_words<Tasks...>(t); ++w) {
                 st(dst.payload(slot) + w, ld(e + 2 + w));
             }

@@ -200,7 +200,7 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
                 }
             }
             if (leader) {
-                this->set_packed_headers(sg, s.tail, t, have, room, rest, need);
+                this->set_packed_headers(sg, s.tail, t, have, room, rest, need, subgroup_size());
             }
             s.tail += need;
             spawned += total;

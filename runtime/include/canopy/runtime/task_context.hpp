@@ -93,6 +93,25 @@ template <class... Tasks> CANOPY_HOST_DEVICE constexpr unsigned type_words(unsig
     return w;
 }
 
+namespace detail {
+template <class T, class = void> struct front_width_of { static constexpr unsigned value = 0; };
+template <class T> struct front_width_of<T, std::void_t<decltype(T::front_width)>> {
+    static constexpr unsigned value = T::front_width;
+};
+} // namespace detail
+
+/// The most tasks of type `type` that the ring core packs into one front: the type's `static constexpr
+/// unsigned front_width` when it declares one (and it is below the sub-group's width), else the width.
+/// A cooperative task whose lanes share a task's work (a block of 8 vertices per 8 lanes) runs a front
+/// of k tasks in k / (F / 8) passes; left at F per front, a sub-group's children fill one front, which
+/// one sub-group runs pass after pass while others idle (its work is shared by fronts, not by tasks).
+template <class... Tasks>
+CANOPY_HOST_DEVICE constexpr unsigned type_front_width(unsigned type, unsigned lanes) {
+    unsigned i = 0, w = 0;
+    ((w = i++ == type ? detail::front_width_of<Tasks>::value : w), ...);
+    return w != 0 && w < lanes ? w : lanes;
+}
+
 /// Words one staged task takes: its type, its priority, then its payload.
 template <class... Tasks> inline constexpr unsigned staged_words = 2 + payload_words<Tasks...>;
 
