@@ -348,6 +348,12 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
     const double error =
         pagerank && !o.tolerance_given && (o.error_given || !o.iterations_given) ? o.error : 0;
     double guarantee = -1; // the run's a-priori bound on its L1 error (-1: known only with --validate)
+    if (pagerank && tasks && rs.pagerank_tasks == "pull" && !(error > 0)) {
+        fmt::print(stderr, "--pagerank-tasks pull stops at an L1 error target, which it measures after each "
+                           "round: drop --tolerance (or give --error) or use --pagerank-tasks push\n"
+                           "Run 'canopy graph --help' for usage.\n");
+        return 2;
+    }
     if (error > 0) {
         graph::pagerank_stopping stop;
         try {
@@ -819,6 +825,12 @@ action add_graph(CLI::App& app) {
                     "colours)")
         ->check(CLI::IsMember({"dag", "speculative"}))
         ->default_val(o->run.coloring);
+    sub->add_option("--pagerank-tasks", o->run.pagerank_tasks,
+                    "pagerank, tasks: push (asynchronous residual push, a task per vertex whose residual "
+                    "crosses a threshold; the default) or pull (blocks of 32 vertices pulled in generations, "
+                    "each spawned by the last of its sources; an error target only: see docs/graph.md)")
+        ->check(CLI::IsMember({"push", "pull"}))
+        ->default_val(o->run.pagerank_tasks);
     sub->add_option("--order", o->run.order,
                     "tasks: the order tasks run in: lifo (depth-first), fifo (breadth-first; the default) "
                     "or priority (bfs, sssp: priority = label, in buckets of --delta, in one launch)")

@@ -79,6 +79,7 @@ graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_
         p.iterations = s.iterations;
         p.tolerance = s.tolerance;
         p.error = s.error;
+        o.pagerank_pull = s.pagerank_tasks == "pull";
         auto r = graph::compiled::pagerank(dg.view(), p, o);
         copy_counts(out, r);
         out.guarantee = r.guarantee;

@@ -20,13 +20,14 @@ struct graph_run_settings {
     unsigned device_rings = 0;             // tasks, ring core (0: one per 8 work-groups)
     std::string order;                     // tasks only: lifo | fifo (empty: the algorithm's default)
     unsigned block = 64;
-    unsigned private_capacity = 0; // tasks: fronts per sub-group queue (0: sized by the graph)
-    std::int64_t delta = -1;       // tasks: round width (-1: the problem's default; 0: one round)
-    double damping = 0.85;         // pagerank
-    unsigned iterations = 20;      // pagerank: the count (tolerance 0) or the most iterations
-    double tolerance = 0;          // pagerank: L1 tolerance (0: fixed iterations; tasks: their default)
-    double error = 0;              // pagerank, tasks: L1 error target (pagerank_options::error)
-    std::string coloring = "dag";  // color, tasks only: dag (priority-order greedy) | speculative
+    unsigned private_capacity = 0;       // tasks: fronts per sub-group queue (0: sized by the graph)
+    std::int64_t delta = -1;             // tasks: round width (-1: the problem's default; 0: one round)
+    double damping = 0.85;               // pagerank
+    unsigned iterations = 20;            // pagerank: the count (tolerance 0) or the most iterations
+    double tolerance = 0;                // pagerank: L1 tolerance (0: fixed iterations; tasks: their default)
+    double error = 0;                    // pagerank, tasks: L1 error target (pagerank_options::error)
+    std::string coloring = "dag";        // color, tasks only: dag (priority-order greedy) | speculative
+    std::string pagerank_tasks = "push"; // pagerank, tasks only: push (residual push) | pull (block pull)
 };
 
 struct graph_device_outcome {

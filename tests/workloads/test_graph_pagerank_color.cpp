@@ -4,9 +4,11 @@
 // double-precision oracle; Jones-Plassmann equals its sequential simulation and the task DAG the
 // sequential greedy colouring, both proper. The tasks strategy under every runtime policy on the
 // scoped-cache model; and each check shown to reject a wrong answer.
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -157,14 +159,22 @@ TEST_P(GraphPageRankColor, EveryStrategyMeetsTheSameErrorTarget) {
                 p.error = tasks ? target : 0; // the tasks stop by their measured guarantee
                 p.iterations = 1000;
                 const g::device_graph dg(gr);
-                const auto r = g::compiled::pagerank(dg.view(), p, opts(GetParam()));
-                ASSERT_LT(r.iterations, 1000u) << "the power iteration never reached its tolerance";
-                const double dist = g::l1_distance(g::reference_pagerank(gr, p.damping), r.labels);
-                if (tasks) { // the measured guarantee meets the target and bounds the distance
-                    EXPECT_LE(r.guarantee, target);
-                    EXPECT_LE(dist, r.guarantee + g::pagerank_oracle_error(p.damping));
+                for (const bool pull : {false, true}) { // tasks: residual push, then block pull
+                    if (pull && !tasks) {
+                        continue;
+                    }
+                    SCOPED_TRACE(pull ? "block pull" : "");
+                    g::run_options o = opts(GetParam());
+                    o.pagerank_pull = pull;
+                    const auto r = g::compiled::pagerank(dg.view(), p, o);
+                    ASSERT_LT(r.iterations, 1000u) << "the power iteration never reached its tolerance";
+                    const double dist = g::l1_distance(g::reference_pagerank(gr, p.damping), r.labels);
+                    if (tasks) { // the measured guarantee meets the target and bounds the distance
+                        EXPECT_LE(r.guarantee, target);
+                        EXPECT_LE(dist, r.guarantee + g::pagerank_oracle_error(p.damping));
+                    }
+                    EXPECT_LE(dist, target + 1e-11);
                 }
-                EXPECT_LE(dist, target + 1e-11);
             }
         }
     });
@@ -214,6 +224,27 @@ TEST_P(GraphPageRankColorPolicy, TasksOnTheScopedCacheModel) {
     canopy::test::for_seeds(canopy::test::scm_options(), 3, [&] {
         check_pagerank(gr, p, opts(g::strategy::tasks, GetParam()));
         check_color(gr, opts(g::strategy::tasks, GetParam()));
+    });
+}
+
+// Block pull (pagerank_blocks.hpp) under every policy on the scoped-cache model, where a share read
+// from a stale L1 line would leave residual the measure catches: rounds until the measured guarantee
+// meets the target, and the ranks within it of the double-precision oracle; a Kronecker graph (hubs: a
+// block's adjacency split into notify tasks), a grid and a directed graph with a dangling vertex (the
+// pull reads the transpose).
+TEST_P(GraphPageRankColorPolicy, PullOnTheScopedCacheModel) {
+    const g::csr_graph graphs[] = {kronecker(7), g::make_grid(12, 12).graph, small_directed()};
+    g::run_options o = opts(g::strategy::tasks, GetParam());
+    o.pagerank_pull = true;
+    g::pagerank_options p;
+    p.error = 1e-5;
+    canopy::test::for_seeds(canopy::test::scm_options(), 2, [&] {
+        for (const auto& gr : graphs) {
+            const auto r = check_pagerank(gr, p, o);
+            const std::uint64_t blocks =
+                (gr.num_vertices() + g::detail::pr_block_size - 1) / g::detail::pr_block_size;
+            EXPECT_GE(r.tasks, blocks) << "every block's first generation runs";
+        }
     });
 }
 
@@ -378,6 +409,67 @@ TEST(GraphPageRankColorTeeth, OptionsAreChecked) {
     p = {};
     p.error = -1e-4;
     EXPECT_THROW(g::compiled::pagerank(dg.view(), p), canopy::error);
+    p = {}; // block pull stops only at an error target
+    p.tolerance = 1e-4;
+    g::run_options o = opts(g::strategy::tasks);
+    o.pagerank_pull = true;
+    EXPECT_THROW(g::compiled::pagerank(dg.view(), p, o), canopy::error);
+}
+
+// pr_make_blocks against a brute-force reading of its contract: the order is a permutation, block_of
+// inverts it, a block's entries are exactly the blocks its out-arcs reach (each once), need counts the
+// notifying blocks naming each block, and a block is a connected patch on a grid (breadth-first runs).
+TEST(GraphPageRankColorReference, BlocksAreBreadthFirstRunsWithTheirExactAdjacency) {
+    const g::csr_graph graphs[] = {kronecker(8), g::make_grid(17, 23).graph, small_directed()};
+    for (const auto& gr : graphs) {
+        const std::vector<g::edge_id> off(gr.offsets().begin(), gr.offsets().end());
+        const std::vector<g::vertex_id> tgt(gr.targets().begin(), gr.targets().end());
+        const g::vertex_id n = gr.num_vertices();
+        const auto k = g::detail::pr_make_blocks(off, tgt, n);
+        const g::vertex_id bs = g::detail::pr_block_size, nb = (n + bs - 1) / bs;
+        ASSERT_EQ(k.order.size(), n);
+        ASSERT_EQ(k.offsets.size(), nb + 1u);
+        std::vector<bool> seen(n, false);
+        for (g::vertex_id i = 0; i < n; ++i) {
+            ASSERT_FALSE(seen[k.order[i]]) << "vertex " << k.order[i] << " twice in the order";
+            seen[k.order[i]] = true;
+            EXPECT_EQ(k.block_of[k.order[i]], i / bs);
+        }
+        std::vector<std::uint32_t> need(nb, 0);
+        for (g::vertex_id b = 0; b < nb; ++b) {
+            std::set<std::uint32_t> want;
+            for (g::vertex_id i = b * bs; i < std::min(n, (b + 1) * bs); ++i) {
+                for (g::edge_id e = off[k.order[i]]; e < off[k.order[i] + 1]; ++e) {
+                    want.insert(k.block_of[tgt[e]]);
+                }
+            }
+            const std::set<std::uint32_t> got(k.entries.begin() + k.offsets[b],
+                                              k.entries.begin() + k.offsets[b + 1]);
+            EXPECT_EQ(got, want) << "block " << b;
+            EXPECT_EQ(got.size(), k.offsets[b + 1] - k.offsets[b]) << "block " << b << " names a block twice";
+            if (k.need[b] != 0) {
+                for (std::uint32_t c : got) {
+                    ++need[c];
+                }
+            }
+        }
+        EXPECT_EQ(k.need, need);
+    }
+    // On a grid every block but the last is connected: each vertex after the block's first has an
+    // arc from an earlier vertex of the same block or the block before (breadth-first order).
+    const g::csr_graph grid = g::make_grid(17, 23).graph;
+    const std::vector<g::edge_id> off(grid.offsets().begin(), grid.offsets().end());
+    const std::vector<g::vertex_id> tgt(grid.targets().begin(), grid.targets().end());
+    const auto k = g::detail::pr_make_blocks(off, tgt, grid.num_vertices());
+    for (g::vertex_id i = 1; i < grid.num_vertices(); ++i) {
+        bool reached = false;
+        for (g::edge_id e = off[k.order[i]]; e < off[k.order[i] + 1]; ++e) {
+            const g::vertex_id u = tgt[e];
+            reached = reached || (k.block_of[u] <= k.block_of[k.order[i]] &&
+                                  std::find(k.order.begin(), k.order.begin() + i, u) != k.order.begin() + i);
+        }
+        EXPECT_TRUE(reached) << "position " << i << ": not reached from an earlier vertex";
+    }
 }
 
 // Staging has no overflow path, so each graph task set refuses a staging buffer one task short of what

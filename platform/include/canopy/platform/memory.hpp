@@ -26,6 +26,15 @@
 
 namespace canopy {
 
+/// A synchronous copy of n elements to the host from device memory that the caller holds only a pointer
+/// to (a view's arrays, not a device_buffer of its own).
+template <class T> void copy_device_to_host(T* host, const T* device, std::size_t n) {
+    static_assert(std::is_trivially_copyable_v<T>, "device memory holds trivially copyable types");
+    if (n != 0) {
+        detail::copy_to_host(host, device, n * sizeof(T));
+    }
+}
+
 /// An owning array in device memory. Synchronous copies: simple and what the host API needs.
 template <class T> class device_buffer {
     static_assert(std::is_trivially_copyable_v<T>, "device memory holds trivially copyable types");

@@ -89,6 +89,7 @@
 #include "canopy/sync/persistent.hpp"
 #include "canopy/sync/xf_barrier.hpp"
 #include "canopy/workloads/graph/csr_view.hpp"
+#include "canopy/workloads/graph/pagerank_blocks.hpp"
 #include "canopy/workloads/graph/pagerank_fixed.hpp"
 #include "canopy/workloads/graph/strategies.hpp"
 #include "canopy/workloads/graph/types.hpp"
@@ -522,7 +523,141 @@ inline run_result<double> pagerank_persistent(const csr_view& g, const pagerank_
     return r;
 }
 
+/// PageRank tasks to an error target by block pull (pagerank_blocks.hpp): a measure before the first
+/// round and after each; each round runs every block a number of generations chosen from the measured
+/// residual, until the measured guarantee meets the target.
+inline run_result<double> pagerank_tasks_blocks(const csr_view& g, const pagerank_options& p,
+                                                const run_options& o) {
+    run_result<double> r;
+    check_tasks_staging(
+        o, together_staging, "PageRank tasks need",
+        " (a lane stages its split's pieces and one task per block adjacency entry it spreads)");
+    const vertex_id n = g.num_vertices;
+    const edge_id m = g.num_edges;
+    const std::uint64_t d_fx = damping_fixed(p.damping);
+    const double d = damping_quantized(p.damping);
+    const auto t0 = std::chrono::steady_clock::now();
+    // The host's part, linear in E: the block adjacency, and the in-arcs the pull reads (the graph
+    // itself when it is symmetric, as every CLI graph of the tasks strategy's is).
+    std::vector<edge_id> off(std::size_t{n} + 1);
+    std::vector<vertex_id> tgt(m);
+    copy_device_to_host(off.data(), g.offsets, off.size());
+    copy_device_to_host(tgt.data(), g.targets, tgt.size());
+    std::vector<edge_id> in_off(std::size_t{n} + 1, 0);
+    for (edge_id e = 0; e < m; ++e) {
+        ++in_off[tgt[e] + 1];
+    }
+    for (vertex_id v = 0; v < n; ++v) {
+        in_off[v + 1] += in_off[v];
+    }
+    std::vector<vertex_id> in_src(m);
+    {
+        std::vector<edge_id> at(in_off.begin(), in_off.end() - 1);
+        for (vertex_id u = 0; u < n; ++u) {
+            for (edge_id e = off[u]; e < off[u + 1]; ++e) {
+                in_src[at[tgt[e]]++] = u;
+            }
+        }
+    }
+    const bool symmetric = in_off == off && in_src == tgt;
+    device_buffer<edge_id> in_off_d(symmetric ? std::vector<edge_id>{} : in_off);
+    device_buffer<vertex_id> in_src_d(symmetric ? std::vector<vertex_id>{} : in_src);
+    const csr_view in = symmetric ? g : csr_view{in_off_d.data(), in_src_d.data(), nullptr, n, m};
+    vertex_id dangling = 0;
+    for (vertex_id v = 0; v < n; ++v) {
+        dangling += off[v + 1] == off[v] ? 1 : 0;
+    }
+    const pr_blocks blocks = pr_make_blocks(off, tgt, n);
+    const vertex_id nb = static_cast<vertex_id>(blocks.offsets.size() - 1);
+    device_buffer<vertex_id> order(blocks.order);
+    device_buffer<std::uint32_t> adj_offsets(blocks.offsets), need(blocks.need), done(nb);
+    device_buffer<std::uint32_t> adj_entries(blocks.entries.empty() ? std::vector<std::uint32_t>{0}
+                                                                    : blocks.entries);
+    device_buffer<rank_fixed> rank(
+        std::vector<rank_fixed>(n, initial_rank(n))); // the power iteration's start
+    device_buffer<rank_fixed> share(n);
+    device_buffer<rank_fixed> sums(2);
+    const rank_fixed teleport = teleport_share(d_fx, n);
+    kernel_timer t;
+    std::uint64_t kernels = 0;
+    rank_fixed residual = 0; // the last measure's, in ulps
+    const auto measure = [&] {
+        sums.fill_zero();
+        timed_launch(&t, [&] {
+            launch(vertex_grid<pr_block_measure_kernel>(n, o.block),
+                   pr_block_measure_kernel{in, g.offsets, rank.data(), share.data(), sums.data(), d_fx,
+                                           teleport});
+        });
+        ++kernels;
+        const std::vector<rank_fixed> v = sums.to_vector();
+        residual = v[0];
+        // |T(x) - T~(x)|_1 < (2E + V) ulp (pagerank_blocks.hpp); nothing else is lost: no takes.
+        return pagerank_tasks_measure{v[0] + 2 * m + n, v[1], v[1], 0, 0, dangling, n};
+    };
+    runtime::config c = o.tasks;
+    c.block = o.block;
+    // The residual the target allows: the guarantee is about R / (1 - d) without dangling vertices and
+    // about 2 R / ((1 - d) |y|) with them (pagerank_tasks_measured_guarantee).
+    const double allowed = p.error * (1 - d) * pagerank_y_min(d, n, dangling) / (dangling == 0 ? 1 : 2) *
+                           static_cast<double>(rank_one);
+    // Generations per round: enough to bring the measured residual to 0.9x what is allowed at the rate
+    // per generation last measured (the first round: a prior, pagerank_block_prior_rate). A round that
+    // falls short costs a launch, a measure and the few generations the next one needs.
+    double rate = pagerank_block_prior_rate;
+    r.guarantee = pagerank_tasks_measured_guarantee(measure(), p.damping);
+    for (unsigned rounds = 0; r.guarantee > p.error && rounds < pagerank_block_max_rounds; ++rounds) {
+        const double before = static_cast<double>(residual);
+        const double want = std::log(0.9 * allowed / before) / std::log(rate);
+        const std::uint32_t gens = want < 1      ? 1u
+                                   : want > 1000 ? 1000u
+                                                 : static_cast<std::uint32_t>(std::ceil(want));
+        done.fill_zero();
+        const pr_block_args a{g,
+                              in,
+                              rank.data(),
+                              share.data(),
+                              order.data(),
+                              adj_offsets.data(),
+                              adj_entries.data(),
+                              need.data(),
+                              done.data(),
+                              d_fx,
+                              teleport,
+                              gens};
+        runtime::task_set<pr_block_task, pr_block_notify_task, pr_block_seeds_task> ts{
+            pr_block_task{a}, pr_block_notify_task{a}, pr_block_seeds_task{a}};
+        seed_vertex_ranges<pr_block_seeds_task>(ts, nb, c);
+        const runtime::stats st = ts.run(c, &t);
+        r.add_round(st);
+        r.tasks += st.total_tasks();
+        r.workgroups = st.workgroups;
+        ++r.iterations;
+        ++kernels;
+        r.guarantee = pagerank_tasks_measured_guarantee(measure(), p.damping);
+        if (residual != 0 && residual < before) {
+            const double measured = std::pow(static_cast<double>(residual) / before, 1.0 / gens);
+            rate = measured < 0.05 ? 0.05 : measured;
+        }
+    }
+    r.launches = kernels;
+    const std::vector<rank_fixed> x = rank.to_vector();
+    r.stop_clocks(t0, t);
+    double sum = 0;
+    for (rank_fixed v : x) {
+        sum += static_cast<double>(v) * rank_ulp;
+    }
+    r.labels.resize(x.size());
+    for (std::size_t v = 0; v < x.size(); ++v) {
+        r.labels[v] =
+            sum > 0 ? static_cast<double>(x[v]) * rank_ulp / sum : 1.0 / static_cast<double>(x.size());
+    }
+    return r;
+}
+
 inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_options& p, const run_options& o) {
+    if (o.pagerank_pull) {
+        return pagerank_tasks_blocks(g, p, o);
+    }
     run_result<double> r;
     check_tasks_staging(o, together_staging, "PageRank tasks need",
                         " (a lane stages its split's pieces and one task per arc it pushes)");
@@ -638,6 +773,10 @@ inline run_result<double> run_pagerank(const csr_view& g, const pagerank_options
     }
     if (p.iterations == 0) {
         throw error("canopy graph: PageRank needs at least one iteration");
+    }
+    if (o.how == strategy::tasks && o.pagerank_pull && !(p.error > 0)) {
+        throw error("canopy graph: PageRank tasks by pull stop at an L1 error target (--error), which they "
+                    "measure after each round; a tolerance is residual push's rule (--pagerank-tasks push)");
     }
     if (g.num_vertices == 0) {
         return {};

@@ -247,6 +247,9 @@ struct run_options {
     /// queue, no dependency counters) instead of the priority-order DAG; its colours are not the
     /// sequential greedy's exactly, only proper.
     bool color_speculative = false;
+    /// PageRank with an error target, tasks only: block pull by generations (pagerank_blocks.hpp)
+    /// instead of residual push (the default; pagerank.hpp).
+    bool pagerank_pull = false;
 
     /// The tasks strategy's runtime configuration for a graph of `vertices` vertices. Label-correcting
     /// keeps at most one vertex task per vertex queued (packed_label's bit), but the runtime keeps most
