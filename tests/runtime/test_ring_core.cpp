@@ -359,10 +359,10 @@ template <unsigned Width> struct narrow_tree_task {
 };
 
 // task_context.hpp's type_front_width: a type's front_width caps the fronts the ring core packs of it
-// (topping up the newest front and opening new ones), per type: the other type's fronts still fill the
-// sub-group.
+// (topping up the newest front and opening new ones) and the fronts its host seeds are packed into, per
+// type: the other type's fronts still fill the sub-group.
 TEST(RingCore, ATypesFrontWidthCapsItsFronts) {
-    static constexpr unsigned depth = 9, tree = (2u << depth) - 1;
+    static constexpr unsigned depth = 9, tree = (2u << depth) - 1, extra_leaves = 10;
     canopy::test::for_seeds(scm(), 4, [] {
         canopy::device_buffer<unsigned> narrow(2), wide(2);
         narrow.fill_zero();
@@ -370,15 +370,18 @@ TEST(RingCore, ATypesFrontWidthCapsItsFronts) {
         rt::task_set<narrow_tree_task<3>, narrow_tree_task<0>> ts{narrow_tree_task<3>{narrow.data(), depth},
                                                                   narrow_tree_task<0>{wide.data(), depth}};
         ts.seed<narrow_tree_task<3>>({0});
+        for (unsigned i = 0; i < extra_leaves; ++i) { // the host packs seeds to the width too
+            ts.seed<narrow_tree_task<3>>({depth});
+        }
         ts.seed<narrow_tree_task<0>>({0});
         rt::config c;
         c.block = 32;
         c.order = rt::task_order::fifo;
         c.private_capacity = 256;
         const rt::stats st = ts.run(c);
-        ASSERT_EQ(st.total_tasks(), 2 * tree);
+        ASSERT_EQ(st.total_tasks(), 2 * tree + extra_leaves);
         const auto n = narrow.to_vector(), w = wide.to_vector();
-        EXPECT_EQ(n[1], tree);
+        EXPECT_EQ(n[1], tree + extra_leaves);
         EXPECT_EQ(w[1], tree);
         EXPECT_EQ(n[0], 3u) << "a front of the type whose front_width is 3 ran " << n[0] << " tasks";
         EXPECT_GT(w[0], 3u) << "the other type's fronts were capped too";

@@ -383,14 +383,17 @@ template <class... Tasks> class task_set {
         // the buffer: at scale it is gigabytes), and only what the host needs is read back.
         start_image img;
         img.head.assign(L.workgroup_queues, 0u);
-        // Fronts per type (a front holds F seeds of one type), then front i goes to ring i % R.
+        // Fronts per type (a front holds F seeds of one type, at most its front width on the ring core,
+        // as the ring core packs children: task_context.hpp's type_front_width), then front i goes to
+        // ring i % R.
+        const auto width = [&](unsigned t) { return rings ? type_front_width<Tasks...>(t, F) : F; };
         unsigned total = 0;
         for (unsigned t = 0; t < sizeof...(Tasks); ++t) {
             unsigned n = 0;
             for (const seed_entry& s : seeds_) {
                 n += s.type == t ? 1u : 0u;
             }
-            total += (n + F - 1) / F;
+            total += (n + width(t) - 1) / width(t);
         }
         const unsigned R = rings ? std::max(1u, std::min(L.device_rings, total)) : 1u;
         for (unsigned k = 1; k < R; ++k) {
@@ -425,7 +428,7 @@ template <class... Tasks> class task_set {
                 f[0] = t;
                 f[1] = in_front + 1;
                 std::memcpy(f + 2 + in_front * W, s.words.data(), W * sizeof(unsigned));
-                in_front = (in_front + 1) % F;
+                in_front = (in_front + 1) % width(t);
             }
         }
         if constexpr (rings) {

@@ -531,7 +531,7 @@ inline run_result<double> pagerank_tasks_blocks(const csr_view& g, const pageran
     run_result<double> r;
     check_tasks_staging(
         o, together_staging, "PageRank tasks need",
-        " (a lane stages its split's pieces and one task per block adjacency entry it spreads)");
+        " (a lane stages its split's pieces and one block task per adjacency entry it notifies)");
     const vertex_id n = g.num_vertices;
     const edge_id m = g.num_edges;
     const std::uint64_t d_fx = damping_fixed(p.damping);

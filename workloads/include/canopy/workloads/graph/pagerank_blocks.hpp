@@ -75,11 +75,12 @@ struct pr_blocks {
     std::vector<std::uint32_t> need;
 };
 
-/// Built on the host from the CSR arrays, linear in E. Blocks are runs of 64 vertices in breadth-first
-/// order over the arcs (ignoring direction is not needed: every vertex is started once), so that a block
-/// is a connected patch and its arcs reach few other blocks. Vertex ids carry no such locality in general
-/// (4elt.graph: a block of 64 consecutive ids reaches 109 of the 117 blocks on average), and then every
-/// run spreads its change over the whole graph and queues every block again.
+/// Built on the host from the CSR arrays, linear in E. Blocks are runs of 32 vertices in breadth-first
+/// order over the out-arcs (a search from every vertex not yet reached), so that a block is a connected
+/// patch and its arcs reach few other blocks. Vertex ids carry no such locality in general (4elt.graph:
+/// a block of 64 consecutive ids reaches 109 of the 117 blocks on average), and then every block
+/// notifies, and waits for, nearly every other: a generation becomes a barrier with a count per block
+/// pair.
 inline pr_blocks pr_make_blocks(const std::vector<edge_id>& off, const std::vector<vertex_id>& tgt,
                                 vertex_id n) {
     const vertex_id nb = (n + pr_block_size - 1) / pr_block_size;
@@ -286,9 +287,9 @@ struct pr_block_seeds_task {
 };
 
 /// After a round (and before the first): r_v = T~(x)_v - x_v from x itself (header comment), and
-/// sums[0] += |r_v|, sums[1] += x_v, rho[block_of[v]] += 2 |r_v| (a residual word, flag clear: the host
-/// zeroed rho), share[v] = push_share(x_v). Relaxed, device scope: integer sums read after the kernel; x and
-/// the graph are only read here, share only written.
+/// sums[0] += |r_v|, sums[1] += x_v, share[v] = push_share(x_v) (the next round's pulls start from shares
+/// that match x). Relaxed, device scope: integer sums read after the kernel; x and the graph are only
+/// read here, share only written.
 struct pr_block_measure_kernel {
     csr_view in;                // in-arcs
     const edge_id* out_offsets; // deg u = out_offsets[u + 1] - out_offsets[u]
