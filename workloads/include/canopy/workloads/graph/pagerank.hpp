@@ -451,6 +451,20 @@ inline void to_ranks(run_result<double>& r, const std::vector<rank_fixed>& x) {
     }
 }
 
+/// The tasks' ranks: x* = y / sum(y) (header comment). The words are signed (the push's warm start;
+/// the pull's are non-negative, below 2^62), and their sum is positive whenever the guarantee is finite.
+inline void to_normalised_ranks(run_result<double>& r, const std::vector<rank_fixed>& x) {
+    double sum = 0;
+    for (rank_fixed v : x) {
+        sum += static_cast<double>(as_signed(v)) * rank_ulp;
+    }
+    r.labels.resize(x.size());
+    for (std::size_t v = 0; v < x.size(); ++v) {
+        r.labels[v] = sum > 0 ? static_cast<double>(as_signed(x[v])) * rank_ulp / sum
+                              : 1.0 / static_cast<double>(x.size());
+    }
+}
+
 inline run_result<double> pagerank_multi_kernel(const csr_view& g, const pagerank_options& p,
                                                 const run_options& o) {
     run_result<double> r;
@@ -627,11 +641,7 @@ inline run_result<double> pagerank_tasks_blocks(const csr_view& g, const pageran
         runtime::task_set<pr_block_task, pr_block_notify_task, pr_block_seeds_task> ts{
             pr_block_task{a}, pr_block_notify_task{a}, pr_block_seeds_task{a}};
         seed_vertex_ranges<pr_block_seeds_task>(ts, nb, c);
-        const runtime::stats st = ts.run(c, &t);
-        r.add_round(st);
-        r.tasks += st.total_tasks();
-        r.workgroups = st.workgroups;
-        ++r.iterations;
+        r.add_round(ts.run(c, &t));
         ++kernels;
         r.guarantee = pagerank_tasks_measured_guarantee(measure(), p.damping);
         if (residual != 0 && residual < before) {
@@ -642,15 +652,7 @@ inline run_result<double> pagerank_tasks_blocks(const csr_view& g, const pageran
     r.launches = kernels;
     const std::vector<rank_fixed> x = rank.to_vector();
     r.stop_clocks(t0, t);
-    double sum = 0;
-    for (rank_fixed v : x) {
-        sum += static_cast<double>(v) * rank_ulp;
-    }
-    r.labels.resize(x.size());
-    for (std::size_t v = 0; v < x.size(); ++v) {
-        r.labels[v] =
-            sum > 0 ? static_cast<double>(x[v]) * rank_ulp / sum : 1.0 / static_cast<double>(x.size());
-    }
+    to_normalised_ranks(r, x);
     return r;
 }
 
@@ -686,11 +688,7 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
         runtime::task_set<pr_vertex_task, pr_range_task, pr_seeds_task> ts{
             pr_vertex_task{a}, pr_range_task{a}, pr_seeds_task{a}};
         seed_vertex_ranges<pr_seeds_task>(ts, n, c);
-        const runtime::stats st = ts.run(c, &t);
-        r.add_round(st);
-        r.tasks += st.total_tasks();
-        r.workgroups = st.workgroups;
-        ++r.iterations;
+        r.add_round(ts.run(c, &t));
         ++kernels;
     };
     if (p.error <= 0) {
@@ -740,17 +738,7 @@ inline run_result<double> pagerank_tasks(const csr_view& g, const pagerank_optio
     r.launches = kernels;
     const std::vector<rank_fixed> x = rank.to_vector();
     r.stop_clocks(t0, t);
-    // x* = y / sum(y) (header comment); p is signed, and its sum is positive whenever the guarantee is
-    // finite.
-    double sum = 0;
-    for (rank_fixed v : x) {
-        sum += static_cast<double>(as_signed(v)) * rank_ulp;
-    }
-    r.labels.resize(x.size());
-    for (std::size_t v = 0; v < x.size(); ++v) {
-        r.labels[v] = sum > 0 ? static_cast<double>(as_signed(x[v])) * rank_ulp / sum
-                              : 1.0 / static_cast<double>(x.size());
-    }
+    to_normalised_ranks(r, x);
     return r;
 }
 

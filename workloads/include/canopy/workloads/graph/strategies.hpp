@@ -291,20 +291,21 @@ template <class Label> struct run_result {
     // PageRank tasks with an error target (pagerank_options::error): the L1 error against x* the run
     // guarantees from what it measured; -1 where the run measured none.
     double guarantee = -1;
+    /// One more runtime launch of a tasks run (a round): its stats, counts and tasks added.
     void add_round(const runtime::stats& s) {
         stats = s;
         donations += s.donations();
         steal_requests += s.steal_requests;
         steals += s.steals_received;
+        tasks += s.total_tasks();
+        workgroups = s.workgroups;
+        ++iterations;
     }
-    /// A tasks run that is one runtime launch (and `kernels` - 1 kernels of its own before it): its
-    /// counts are that launch's.
+    /// A tasks run that is one runtime launch (and `kernels` - 1 kernels of its own before it), on a
+    /// fresh result: its counts are that launch's.
     void one_round(const runtime::stats& s, std::uint64_t kernels = 1) {
         add_round(s);
         launches = kernels;
-        iterations = 1;
-        tasks = s.total_tasks();
-        workgroups = s.workgroups;
     }
     /// The run's two clocks at its end: host wall time since `t0`, and the kernels' device time.
     void stop_clocks(std::chrono::steady_clock::time_point t0, kernel_timer& t) {
@@ -775,9 +776,6 @@ run_result<typename P::label> run_tasks_as(const csr_view& g, vertex_id source, 
         }
         r.add_round(ts.run(c, &t));
         ++r.launches;
-        ++r.iterations;
-        r.tasks += r.stats.total_tasks();
-        r.workgroups = r.stats.workgroups;
         counts.download_at(round & 1, &seeds, 1); // the stop flag: nothing deferred
         if (seeds == 0) {
             break;
