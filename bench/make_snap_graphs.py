@@ -42,7 +42,12 @@ def barabasi_albert(path, vertices=20000, m=4):
 
 
 def main():
-    if len(sys.argv) != 2:
+    if len(sys.argv) == 2 and sys.argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
+    # An OUTDIR that starts with '-' is a flag mistaken for a folder (a bare --help once made
+    # a folder named "--help"): refuse it rather than write there.
+    if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
         print(__doc__.strip().splitlines()[-1], file=sys.stderr)
         return 2
     out = sys.argv[1]

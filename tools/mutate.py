@@ -101,7 +101,9 @@ def main():
             continue  # deleted in the work tree
         os.makedirs(os.path.dirname(d), exist_ok=True)
         if not os.path.exists(d) or open(s, "rb").read() != open(d, "rb").read():
-            shutil.copy2(s, d)
+            # A fresh mtime, not the checkout's (no copy2): the scratch build's objects may be newer than
+            # the checkout's edit (a mutant built after it), and ninja would keep the mutant's objects.
+            shutil.copyfile(s, d)
     log = os.path.join(a.scratch, "mutate.log")
     open(log, "w").close()
     build = os.path.join(src, "build", "cpu")
