@@ -37,6 +37,17 @@
 // seq word itself, and its release a release store: promotion is a property of an operation, not of a
 // fence before or after it.
 //
+// The sub-group's versions (reserve_push_together, publish_together): the lanes check and store the
+// sequence words side by side, lane j slot j, where the leader's loop does them one after another. A
+// sequence word was last written by another sub-group, so each check is a miss: k of them cost k L2
+// round trips on the leader's path while the other lanes wait (a share of 104 one-task fronts: ~50 K
+// cycles on timed hrf32, PageRank's block pull on Kronecker 12), side by side one. The leader still makes
+// the one CAS. Each lane that checked a slot it then owns acquires for it (its own acquire fence
+// synchronizes with the release of that slot's consumer); each lane that stores a sequence word releases
+// before it. Between those and the fronts' writes the caller's sub-group barrier orders the lanes (the
+// HRF-indirect link: a sub-group-scope hand-off, then a wider acquire or release, as the leader's
+// fences were). Accesses whose acquire is not a fence (a promoted thief's) keep the leader's loop.
+//
 // `advert` is a copy of the size that wider observers read (relaxed: a hint; steal-emulated and
 // steal-rsp thieves read it at device scope before they ask or probe).
 #pragma once
@@ -44,6 +55,8 @@
 #include <atomic>
 
 #include "canopy/platform/config.hpp"
+#include "canopy/platform/ids.hpp"
+#include "canopy/platform/subgroup.hpp"
 #include "canopy/queues/front.hpp"
 
 namespace canopy::queues {
@@ -109,6 +122,37 @@ struct front_ring {
     /// Hands read slots back to the producers of the next lap: one release, then the sequence words.
     template <class A> CANOPY_DEVICE void release(ring_span r) const { hand_over<A>(r, capacity); }
 
+    /// Every lane of the sub-group (uniform k): reserve_push, the sequence words checked side by side
+    /// (at most the sub-group's width a reservation). Uniform result.
+    template <class A> CANOPY_DEVICE ring_span reserve_push_together(unsigned k, unsigned lane) const {
+        if constexpr (!A::acquire_by_fence) {
+            ring_span r;
+            if (lane == 0) {
+                r = reserve_push<A>(k);
+            }
+            return {broadcast(r.first, 0), broadcast(r.n, 0)};
+        } else {
+            return reserve_together<A>(tail_word(), k, 0u, lane);
+        }
+    }
+    /// Every lane of the sub-group, after a sub-group barrier that orders the fronts' writes before it:
+    /// publish, the sequence words stored side by side, each after its storer's release.
+    template <class A> CANOPY_DEVICE void publish_together(ring_span r, unsigned lane) const {
+        if constexpr (!A::release_by_fence) {
+            if (lane == 0) {
+                publish<A>(r);
+            }
+        } else {
+            for (unsigned j = lane; j < r.n; j += subgroup_size()) {
+                if (j == lane) {
+                    A::release_fence(); // this lane's release, before its first store (header comment)
+                }
+                A::store(seq_word(r.first + j), encode(r.first + j + 1u, r.first + j),
+                         std::memory_order_relaxed);
+            }
+        }
+    }
+
   private:
     /// A sequence value as stored: minus the slot of `ticket` (see the header).
     CANOPY_DEVICE unsigned encode(unsigned seq, unsigned ticket) const {
@@ -165,6 +209,54 @@ struct front_ring {
                 return {i, n};
             }
             i = A::load(index, std::memory_order_relaxed);
+        }
+    }
+    /// reserve(), by every lane: lane j checks the slot of ticket i + j, a ballot finds the ready ones in
+    /// a row from i, the leader makes the CAS. Collectives: every lane reaches each the same number of
+    /// times (the loop's exits are broadcast).
+    template <class A>
+    CANOPY_DEVICE ring_span reserve_together(unsigned* index, unsigned k, unsigned ready,
+                                             unsigned lane) const {
+        const unsigned F = subgroup_size();
+        const unsigned want = k < capacity ? (k < F ? k : F) : (capacity < F ? capacity : F);
+        unsigned i = broadcast(lane == 0 ? A::load(index, std::memory_order_relaxed) : 0u, 0);
+        for (;;) {
+            int d = 1;
+            if (lane < want) {
+                d = static_cast<int>(A::load(seq_word(i + lane), std::memory_order_relaxed) -
+                                     encode(i + lane + ready, i + lane));
+            }
+            const lane_mask ok = ballot(lane < want && d == 0);
+            // The ready slots in a row from ticket i: the low set bits of the ballot.
+            unsigned n = 0;
+            while (n < want && ((ok >> n) & 1u) != 0) {
+                ++n;
+            }
+            // 0: none (full / empty), 1: the index moved on (read it again), 2: reserved.
+            unsigned verdict = 0;
+            unsigned next = i;
+            if (lane == 0) {
+                if (n == 0) {
+                    verdict = d > 0 ? 1u : 0u; // d > 0 on the first slot: another reservation took i
+                } else {
+                    verdict = A::cas(index, i, i + n, std::memory_order_relaxed) ? 2u : 1u;
+                }
+                if (verdict == 1) {
+                    next = A::load(index, std::memory_order_relaxed);
+                }
+            }
+            const unsigned long long word =
+                broadcast(static_cast<unsigned long long>(next) << 2 | verdict, 0);
+            if ((word & 3u) == 2) {
+                if (lane < n) {
+                    A::acquire_fence(); // synchronizes with the release that made this lane's slot ready
+                }
+                return {i, n};
+            }
+            if ((word & 3u) == 0) {
+                return {};
+            }
+            i = static_cast<unsigned>(word >> 2);
         }
     }
 };

@@ -6,10 +6,11 @@
 //
 // The queues are front_queue (locked core) or front_ring (ring core) images: `rings` says which. The
 // idle counts (ring core) are one word for the device and one per work-group: how many sub-groups are
-// waiting for work there (the hunger that sharing answers). The ring core splits the device queue into
-// device_rings rings: ring 0 is `device_queue` (inside the uploaded head); rings 1.. lie after the idle
-// counts, in the part of the buffer that is zeroed on the device (a zeroed ring is empty). Seed fronts
-// are dealt round the rings; only a ring that gets one is uploaded, and only its seeded part.
+// waiting for work there (the hunger that sharing answers); then the ring last shared into (a hint). The ring
+// core splits the device queue into device_rings rings: ring 0 is `device_queue` (inside the uploaded head);
+// rings 1.. lie after the idle counts, in the part of the buffer that is zeroed on the device (a zeroed ring
+// is empty). Seed fronts are dealt round the rings; only a ring that gets one is uploaded, and only its
+// seeded part.
 //
 // Offsets are 64-bit words counts, and every product that locates a sub-group's or work-group's part is
 // formed in 64 bits: at MI300X scale the buffer approaches 2^31 words with the default capacities
@@ -55,6 +56,9 @@ struct layout {
     /// Ring core: sub-groups waiting for work on the device (idle_device) and in work-group wg.
     CANOPY_HOST_DEVICE offset idle_device() const { return idle; }
     CANOPY_HOST_DEVICE offset idle_workgroup(unsigned wg) const { return idle + 1 + wg; }
+    /// Ring core: the device ring a sub-group last shared into (a hint the hungry poll after their home
+    /// ring), after the work-groups' idle counts, in the zeroed part of the buffer.
+    CANOPY_HOST_DEVICE offset shared_hint() const { return idle + 1 + workgroups; }
     CANOPY_HOST_DEVICE unsigned mailbox_words() const { return 1 + shape.words(); }
 
     // ---- where each part starts (64-bit products throughout) ----
@@ -97,7 +101,7 @@ struct layout {
         requests = workgroup_queue_at(workgroups);
         mailboxes = requests + workgroups;
         idle = mailbox_at(subgroups());
-        more_device_rings = idle + (rings ? 1 + offset{workgroups} : 0);
+        more_device_rings = idle + (rings ? 2 + offset{workgroups} : 0);
         private_queues = more_device_rings + offset{device_rings - 1} * queue_words(device_capacity);
         staging = private_queues + offset{subgroups()} * private_capacity * shape.words();
         stats = staging_shared ? staging : staging_at(subgroups(), 0);

@@ -60,6 +60,18 @@ template <class Traits> struct device_level {
         q.template publish<push_access>(r);
         counters[c_donate_device] += r.n;
     }
+    // Every lane (front_ring's sub-group versions): the same reservation and release, side by side.
+    static constexpr bool moves_together = true;
+    CANOPY_DEVICE queues::ring_span reserve_together(unsigned want, unsigned lane) const {
+        return q.template reserve_push_together<access>(want, lane);
+    }
+    CANOPY_DEVICE void publish_together(queues::ring_span r, unsigned /*tasks*/, unsigned* counters,
+                                        unsigned lane) const {
+        q.template publish_together<push_access>(r, lane);
+        if (lane == 0) {
+            counters[c_donate_device] += r.n;
+        }
+    }
 };
 
 } // namespace canopy::runtime

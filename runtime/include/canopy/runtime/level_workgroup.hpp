@@ -60,6 +60,19 @@ template <class Traits> struct workgroup_level {
         advertise();
         counters[c_donate_wg] += r.n;
     }
+    // Every lane (front_ring's sub-group versions): the same reservation and release, side by side.
+    static constexpr bool moves_together = true;
+    CANOPY_DEVICE queues::ring_span reserve_together(unsigned want, unsigned lane) const {
+        return q.template reserve_push_together<access>(want, lane);
+    }
+    CANOPY_DEVICE void publish_together(queues::ring_span r, unsigned /*tasks*/, unsigned* counters,
+                                        unsigned lane) const {
+        q.template publish_together<access>(r, lane);
+        if (lane == 0) {
+            advertise(); // a hint: relaxed, after this lane's own release
+            counters[c_donate_wg] += r.n;
+        }
+    }
 };
 
 } // namespace canopy::runtime

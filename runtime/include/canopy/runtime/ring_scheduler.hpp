@@ -36,6 +36,8 @@
 // a dry device takes from it, and a device with no task leaves only when the system's credits read 0.
 #pragma once
 
+#include <type_traits>
+
 #include "canopy/queues/front_ring.hpp"
 #include "canopy/runtime/core_base.hpp"
 #include "canopy/runtime/level_device.hpp"
@@ -45,6 +47,14 @@
 #include "canopy/runtime/task_order.hpp"
 
 namespace canopy::runtime {
+namespace detail {
+/// A level whose reservation and publish the whole sub-group makes (moves_together: the work-group and
+/// device rings, front_ring's sub-group versions); the others' are the leader's.
+template <class Level, class = void> inline constexpr bool moves_together = false;
+template <class Level>
+inline constexpr bool moves_together<Level, std::void_t<decltype(Level::moves_together)>> =
+    Level::moves_together;
+} // namespace detail
 
 template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks...> {
     using base = core_base<P, Tasks...>;
@@ -114,6 +124,11 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     CANOPY_DEVICE atomic_ref<unsigned, scope::device> idle_device() const {
         return atomic_ref<unsigned, scope::device>(mem[L.idle_device()]);
     }
+    /// The device ring a sub-group last shared into: relaxed at device scope, a hint like the idle counts
+    /// (a stale one costs a poll of a ring that may be empty, never a lost front).
+    CANOPY_DEVICE atomic_ref<unsigned, scope::device> shared_hint() const {
+        return atomic_ref<unsigned, scope::device>(mem[L.shared_hint()]);
+    }
     /// steal-emulated, the ring core's owner side (emulated_steal::answer): the oldest front of its ring.
     CANOPY_DEVICE void service_request(unsigned wg, unsigned* counters) const {
         this->mailboxes().answer(wg, counters, [&](unsigned thief) {
@@ -150,8 +165,16 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             return true;
         }
         if (L.device_rings > 1) {
+            // The ring the last share went into, before the turn of the others: a burst shared by one
+            // sub-group sits in its home ring, which the others' probes reach one poll in device_rings
+            // (PageRank's block pull on Kronecker 12, timed hrf32: a generation's last fronts waited ~15 K
+            // cycles to be found while 120 sub-groups polled). Relaxed: a hint, as the idle counts.
+            const unsigned hinted = shared_hint().load(std::memory_order_relaxed);
+            if (hinted != home && hinted < L.device_rings && take_device(hinted)) {
+                return true;
+            }
             probe = device_level<traits>::next_probe(probe, home, L.device_rings);
-            if (take_device(probe)) {
+            if (probe != hinted && take_device(probe)) {
                 return true;
             }
         }
@@ -243,21 +266,61 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         return kind;
     }
 
-    /// Every lane: copies front src to dst, lane l task l (its type's words only), the leader the header;
-    /// a count above `limit` or an unknown type copies no task. Returns the count.
-    CANOPY_DEVICE unsigned copy_front(const queues::front_ref& src, const queues::front_ref& dst,
-                                      unsigned limit, bool leader, unsigned lane) const {
-        const unsigned count = src.count();
-        const unsigned type = src.type();
-        if (lane < count && count <= limit && type < num_types) {
-            for (unsigned i = 0; i < type_words<Tasks...>(type); ++i) {
-                st(dst.payload(lane) + i, ld(src.payload(lane) + i));
+    /// Every lane: copies fronts src(j) to dst(j), j < n, and returns their tasks (uniform). The lanes
+    /// first read the headers side by side (lane j front j, F at a time), then copy the tasks of those
+    /// fronts laid end to end, a task a lane (its type's words only), and lane j writes front j's header;
+    /// a count above `limit` or an unknown type copies no task. Why not front after front: a front's
+    /// header and payload reads are misses on its copier's path (the slots were written before the
+    /// last acquire), so a move of 8 one-task fronts (a type of front_width 1: PageRank's block pull)
+    /// cost 8 x ~900 cycles on timed hrf32, lane 0 copying while 63 lanes waited; read side by side it is
+    /// about one front's. Full fronts cost as before (a task a lane), less the serial header reads.
+    template <class Src, class Dst>
+    CANOPY_DEVICE unsigned copy_fronts(Src&& src, Dst&& dst, unsigned n, unsigned limit,
+                                       unsigned lane) const {
+        const unsigned F = subgroup_size();
+        unsigned top = 1;
+        while (top * 2 <= F) {
+            top *= 2;
+        }
+        unsigned copied = 0;
+        for (unsigned g0 = 0; g0 < n; g0 += F) { // uniform
+            const unsigned m = n - g0 < F ? n - g0 : F;
+            unsigned type = 0, count = 0;
+            if (lane < m) {
+                const queues::front_ref f = src(g0 + lane);
+                type = f.type();
+                count = f.count();
+            }
+            const unsigned ok = lane < m && count <= limit && type < num_types ? count : 0;
+            const unsigned at = exclusive_sum(ok);
+            const unsigned total = broadcast(at + ok, F - 1);
+            copied += broadcast(exclusive_sum(count) + count, F - 1);
+            // Task g of the concatenation belongs to the last front whose base is at most g (a front
+            // without tasks never is: the next one has the same base), found by a binary search over the
+            // lanes' bases (shuffles), as each_together finds a range's owner.
+            for (unsigned c0 = 0; c0 < total; c0 += F) { // uniform
+                const unsigned g = c0 + lane;
+                unsigned j = 0;
+                for (unsigned step = top; step != 0; step >>= 1) {
+                    const unsigned c = j + step < F ? j + step : F - 1;
+                    if (shuffle(at, c) <= g && j + step < F) {
+                        j = c;
+                    }
+                }
+                const unsigned tj = shuffle(type, j), bj = shuffle(at, j);
+                if (g < total) {
+                    const queues::front_ref s_ = src(g0 + j), d_ = dst(g0 + j);
+                    const unsigned i = g - bj;
+                    for (unsigned w = 0; w < type_words<Tasks...>(tj); ++w) {
+                        st(d_.payload(i) + w, ld(s_.payload(i) + w));
+                    }
+                }
+            }
+            if (lane < m) {
+                dst(g0 + lane).set_header(type, count);
             }
         }
-        if (leader) {
-            dst.set_header(type, count);
-        }
-        return count;
+        return copied;
     }
 
     /// Where move_out puts fronts.
@@ -293,14 +356,20 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         const queues::front_ring q = to([](const auto& level) { return level.ring(); });
         const bool traced = leader && tracing(); // --trace: a share span when fronts move
         const std::uint64_t since = traced ? trace_clock() : 0;
-        queues::ring_span r;
-        if (leader && want != 0) {
-            // Acquire at the ring's scope (inside reserve_push): the consumers that freed these slots
-            // have finished reading them.
-            r = to([&](const auto& level) { return level.reserve(want); });
-        }
-        r.first = broadcast(r.first, 0);
-        r.n = broadcast(r.n, 0);
+        // Acquire at the ring's scope (inside reserve_push): the consumers that freed these slots have
+        // finished reading them. The work-group and device rings' reservation is the sub-group's
+        // (front_ring: the sequence words checked side by side); the others' the leader's.
+        const queues::ring_span r = to([&](const auto& level) {
+            if constexpr (detail::moves_together<std::decay_t<decltype(level)>>) {
+                return want != 0 ? level.reserve_together(want, lane) : queues::ring_span{};
+            } else {
+                queues::ring_span s;
+                if (leader && want != 0) {
+                    s = level.reserve(want);
+                }
+                return queues::ring_span{broadcast(s.first, 0), broadcast(s.n, 0)};
+            }
+        });
         if (r.n == 0) {
             return 0;
         }
@@ -308,20 +377,23 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         // Leader -> lanes (its acquire of the slots) and lanes -> lanes (the packed private fronts were
         // written by whichever lane packed them), at the private scope.
         handoff_barrier();
-        unsigned moved_tasks = 0;
-        for (unsigned j = 0; j < r.n; ++j) {
-            moved_tasks +=
-                copy_front(private_slot(sg, from + j), q.slot(r.first + j), L.shape.lanes, leader, lane);
-        }
-        // Lanes -> leader: every lane's copy comes before the leader's release that publishes them.
+        const unsigned moved_tasks =
+            copy_fronts([&](unsigned j) { return private_slot(sg, from + j); },
+                        [&](unsigned j) { return q.slot(r.first + j); }, r.n, L.shape.lanes, lane);
+        // Lanes -> lanes: every lane's copy comes before the releases that publish them (the leader's, or
+        // each storing lane's: front_ring's sub-group publish).
         handoff_barrier();
-        if (leader) {
-            // The release that publishes the fronts, with the level's own counting (the system
-            // level's credits, the far ring's far tasks).
-            to([&](const auto& level) { level.publish(r, moved_tasks, counters); });
-            if (traced && where != to_far) { // a far move is part of packing
-                trace_span(trace_kind::share, since, r.n);
+        // The release that publishes the fronts, with the level's own counting (the system level's
+        // credits, the far ring's far tasks).
+        to([&](const auto& level) {
+            if constexpr (detail::moves_together<std::decay_t<decltype(level)>>) {
+                level.publish_together(r, moved_tasks, counters, lane);
+            } else if (leader) {
+                level.publish(r, moved_tasks, counters);
             }
+        });
+        if (traced && where != to_far) { // a far move is part of packing
+            trace_span(trace_kind::share, since, r.n);
         }
         if (newest) {
             tail -= r.n;
@@ -421,11 +493,10 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// Every lane, after the leader -> lanes hand-off: reads the picked front's header and its own
     /// task's words (only the words its type has: a vertex id is 1 of a range task's 6). A steal of
     /// several fronts: this sub-group runs the first in place and its lanes copy the others into its
-    /// private ring (lane l copies task l; the leader the headers), before the hand-off that precedes
+    /// private ring (copy_fronts: a task a lane, the headers side by side), before the hand-off that precedes
     /// the promoted release of the victim's slots.
-    CANOPY_DEVICE read_front read_picked(const picked_front& p, unsigned wg, unsigned sg, bool leader,
-                                         unsigned lane, const loop_state& s,
-                                         unsigned (&words)[task_words]) const {
+    CANOPY_DEVICE read_front read_picked(const picked_front& p, unsigned wg, unsigned sg, unsigned lane,
+                                         const loop_state& s, unsigned (&words)[task_words]) const {
         const unsigned lanes = subgroup_size();
         read_front r{};
         r.stolen_n = p.kind == detail::pk_rsp ? rsp_thief::fronts(p.ring) : 0;
@@ -444,11 +515,11 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                 words[i] = ld(f.payload(lane) + i);
             }
         }
-        if (r.stolen_n > 1) {
+        if (r.stolen_n > 1) { // uniform: the picked word was broadcast
             const queues::front_ring vq = source_ring(p, wg);
-            for (unsigned j = 1; j < r.stolen_n; ++j) {
-                copy_front(vq.slot(p.ticket + j), private_slot(sg, s.tail + j - 1), lanes, leader, lane);
-            }
+            copy_fronts([&](unsigned j) { return vq.slot(p.ticket + 1 + j); },
+                        [&](unsigned j) { return private_slot(sg, s.tail + j); }, r.stolen_n - 1, lanes,
+                        lane);
         }
         return r;
     }
@@ -764,8 +835,10 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         }
         const unsigned decision = broadcast(leader ? share_decision(wg, s, traced) : 0u, 0);
         const unsigned n = decision >> 2;
-        if (n != 0) {
-            move_out(wg, sg, s.head, s.tail, n, decision & 3u, false, leader, lane, s.counters);
+        if (n != 0 &&
+            move_out(wg, sg, s.head, s.tail, n, decision & 3u, false, leader, lane, s.counters) != 0 &&
+            (decision & 3u) == to_device && leader && L.device_rings > 1) {
+            shared_hint().store(home_ring(wg), std::memory_order_relaxed);
         }
     }
 
@@ -793,7 +866,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             // Leader -> lanes: its acquire of the front (at its ring's scope), at the private scope.
             handoff_barrier();
             unsigned words[task_words] = {};
-            const read_front r = read_picked(p, wg, sg, leader, lane, s, words);
+            const read_front r = read_picked(p, wg, sg, lane, s, words);
             // Lanes -> leader: every lane's reads come before the leader hands the slot back (the next
             // producer may overwrite it) or the private slot is repacked.
             handoff_barrier();
