@@ -276,7 +276,10 @@ run_out run_one(const settings& s, const run_spec& sp) {
         const bool tasks = sp.how == g::strategy::tasks;
         po.tolerance = tasks ? in.pr_tasks_tolerance : in.pr_frontier_tolerance;
         po.error = tasks ? s.pagerank_error : 0; // the tasks stop by their measured guarantee
-        const auto r = g::compiled::pagerank(dg.view(), po, o);
+        // As the CLI's default (--pagerank-tasks auto): block pull under an error target, push else.
+        g::run_options po_run = o;
+        po_run.pagerank_pull = tasks && po.error > 0;
+        const auto r = g::compiled::pagerank(dg.view(), po, po_run);
         fill_counts(out, r);
         out.quality = g::l1_distance(in.ranks, r.labels);
         if (tasks) {

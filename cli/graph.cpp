@@ -348,6 +348,9 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
     const double error =
         pagerank && !o.tolerance_given && (o.error_given || !o.iterations_given) ? o.error : 0;
     double guarantee = -1; // the run's a-priori bound on its L1 error (-1: known only with --validate)
+    if (rs.pagerank_tasks == "auto") { // the pull measures its error, so it needs a target to stop at
+        rs.pagerank_tasks = error > 0 ? "pull" : "push";
+    }
     if (pagerank && tasks && rs.pagerank_tasks == "pull" && !(error > 0)) {
         fmt::print(stderr, "--pagerank-tasks pull stops at an L1 error target, which it measures after each "
                            "round: drop --tolerance (or give --error) or use --pagerank-tasks push\n"
@@ -500,6 +503,10 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
             j["guarantee"] = guarantee >= 0 ? nlohmann::json(guarantee) : nlohmann::json(nullptr);
             j["tolerance"] = tolerance;
             j["max_iterations"] = rs.iterations;
+            // Tasks: which algorithm ran (push or pull; null for the other strategies), and by pull the
+            // generations its rounds ran (null for every other run).
+            j["pagerank_tasks"] = tasks ? nlohmann::json(rs.pagerank_tasks) : nlohmann::json(nullptr);
+            j["generations"] = r.generations != 0 ? nlohmann::json(r.generations) : nlohmann::json(nullptr);
             j["l1_to_reference"] = l1;
             j["top_vertex"] = top;
             j["top_rank"] = n != 0 ? r.ranks[top] : 0.0;
@@ -523,6 +530,10 @@ int run_rank_or_color(const graph_options& o, input_graph& in) {
             }
             fmt::print("tolerance  {}\n", tolerance > 0 ? fmt::format("{:g} (L1)", tolerance)
                                                         : std::string("0 (fixed iterations)"));
+            if (r.generations != 0) {
+                fmt::print("generations {} (block pull, over {} round{})\n", r.generations, r.iterations,
+                           r.iterations == 1 ? "" : "s");
+            }
             fmt::print(
                 "top        vertex {} (rank {:.6g})\nl1         {:.3g} to the double-precision oracle\n", top,
                 n != 0 ? r.ranks[top] : 0.0, l1);
@@ -826,11 +837,17 @@ action add_graph(CLI::App& app) {
         ->check(CLI::IsMember({"dag", "speculative"}))
         ->default_val(o->run.coloring);
     sub->add_option("--pagerank-tasks", o->run.pagerank_tasks,
-                    "pagerank, tasks: push (asynchronous residual push, a task per vertex whose residual "
-                    "crosses a threshold; the default) or pull (blocks of 32 vertices pulled in generations, "
-                    "each spawned by the last of its sources; an error target only: see docs/graph.md)")
-        ->check(CLI::IsMember({"push", "pull"}))
+                    "pagerank, tasks: pull (blocks of vertices pulled in generations, a block's in-arcs "
+                    "shared by a sub-group's lanes; an error target only), push (asynchronous residual "
+                    "push, a task per vertex whose residual crosses a threshold) or auto: pull under an "
+                    "error target (the default rule), push under --tolerance (docs/graph.md)")
+        ->check(CLI::IsMember({"auto", "push", "pull"}))
         ->default_val(o->run.pagerank_tasks);
+    sub->add_option(
+           "--pagerank-block-arcs", o->run.pagerank_block_arcs,
+           "pagerank, tasks by pull: the most in-arcs a block (a task) pulls; a vertex with more is a "
+           "block alone (0: about three blocks per resident sub-group, 4 to 32 arcs a lane)")
+        ->default_val(o->run.pagerank_block_arcs);
     sub->add_option("--order", o->run.order,
                     "tasks: the order tasks run in: lifo (depth-first), fifo (breadth-first; the default) "
                     "or priority (bfs, sssp: priority = label, in buckets of --delta, in one launch)")

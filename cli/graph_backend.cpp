@@ -80,9 +80,11 @@ graph_device_outcome run_graph_algorithm(const graph::csr_graph& g, std::uint32_
         p.tolerance = s.tolerance;
         p.error = s.error;
         o.pagerank_pull = s.pagerank_tasks == "pull";
+        o.pagerank_block_arcs = s.pagerank_block_arcs;
         auto r = graph::compiled::pagerank(dg.view(), p, o);
         copy_counts(out, r);
         out.guarantee = r.guarantee;
+        out.generations = r.generations;
         out.ranks = std::move(r.labels);
     } else if (s.algorithm == "color") {
         o.color_speculative = s.coloring == "speculative";

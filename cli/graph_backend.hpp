@@ -20,14 +20,18 @@ struct graph_run_settings {
     unsigned device_rings = 0;             // tasks, ring core (0: one per 8 work-groups)
     std::string order;                     // tasks only: lifo | fifo (empty: the algorithm's default)
     unsigned block = 64;
-    unsigned private_capacity = 0;       // tasks: fronts per sub-group queue (0: sized by the graph)
-    std::int64_t delta = -1;             // tasks: round width (-1: the problem's default; 0: one round)
-    double damping = 0.85;               // pagerank
-    unsigned iterations = 20;            // pagerank: the count (tolerance 0) or the most iterations
-    double tolerance = 0;                // pagerank: L1 tolerance (0: fixed iterations; tasks: their default)
-    double error = 0;                    // pagerank, tasks: L1 error target (pagerank_options::error)
-    std::string coloring = "dag";        // color, tasks only: dag (priority-order greedy) | speculative
-    std::string pagerank_tasks = "push"; // pagerank, tasks only: push (residual push) | pull (block pull)
+    unsigned private_capacity = 0; // tasks: fronts per sub-group queue (0: sized by the graph)
+    std::int64_t delta = -1;       // tasks: round width (-1: the problem's default; 0: one round)
+    double damping = 0.85;         // pagerank
+    unsigned iterations = 20;      // pagerank: the count (tolerance 0) or the most iterations
+    double tolerance = 0;          // pagerank: L1 tolerance (0: fixed iterations; tasks: their default)
+    double error = 0;              // pagerank, tasks: L1 error target (pagerank_options::error)
+    std::string coloring = "dag";  // color, tasks only: dag (priority-order greedy) | speculative
+    // pagerank, tasks only: push (residual push) | pull (block pull) | auto (pull under an error target,
+    // push under a tolerance: run_rank_or_color decides before the run)
+    std::string pagerank_tasks = "auto";
+    std::uint64_t pagerank_block_arcs =
+        0; // pagerank, tasks by pull: a block's in-arcs at most (0: from the graph)
 };
 
 struct graph_device_outcome {
@@ -37,8 +41,9 @@ struct graph_device_outcome {
     std::vector<std::uint32_t> colors;    // color
     unsigned long long iterations = 0, launches = 0, barriers = 0, tasks = 0;
     unsigned workgroups = 0;
-    double guarantee = -1; // pagerank tasks with an error target: the run's measured guarantee
-    double seconds = 0;    // the algorithm on the device, from its first launch to the labels read back
+    double guarantee = -1;              // pagerank tasks with an error target: the run's measured guarantee
+    unsigned long long generations = 0; // pagerank tasks by pull: the generations its rounds ran
+    double seconds = 0; // the algorithm on the device, from its first launch to the labels read back
     // The kernels alone (platform/kernel_timer.hpp): the first kernel's start to the last one's end,
     // and their own times summed over `kernels` launches. device_clock names the clock ("gpu events",
     // or the emulator's host time); empty where the run was not timed (a partitioned BFS).

@@ -52,7 +52,13 @@ g::run_result<double> check_pagerank(const g::csr_graph& gr, const g::pagerank_o
             EXPECT_LE(r.guarantee, p.error);
             EXPECT_LE(dist, r.guarantee + g::pagerank_oracle_error(p.damping)) << "tasks";
             EXPECT_GE(r.iterations, 1u);
-            EXPECT_EQ(r.launches, 1 + 2 * r.iterations); // the warm push, then a round and its sums each
+            if (o.pagerank_pull) { // a round and its measure each; at least a generation a round
+                EXPECT_EQ(r.launches, 2 * r.iterations);
+                EXPECT_GE(r.generations, r.iterations);
+            } else { // the warm push, then a round and its sums each
+                EXPECT_EQ(r.launches, 1 + 2 * r.iterations);
+                EXPECT_EQ(r.generations, 0u);
+            }
         } else {
             EXPECT_LE(dist, g::pagerank_tasks_bound(gr, p.damping, tol, static_cast<double>(r.tasks)))
                 << "tasks";
@@ -229,21 +235,45 @@ TEST_P(GraphPageRankColorPolicy, TasksOnTheScopedCacheModel) {
 
 // Block pull (pagerank_blocks.hpp) under every policy on the scoped-cache model, where a share read
 // from a stale L1 line would leave residual the measure catches: rounds until the measured guarantee
-// meets the target, and the ranks within it of the double-precision oracle; a Kronecker graph (hubs: a
-// block's adjacency split into notify tasks), a grid and a directed graph with a dangling vertex (the
-// pull reads the transpose).
+// meets the target, and the ranks within it of the double-precision oracle. Both kinds of round: a
+// Kronecker graph (hubs whose in-arcs span lanes; its block graph dense: a barrier of range tasks) and
+// a 30 x 30 grid in blocks of 64 arcs (sparse: notifications); then a directed graph with a dangling
+// vertex and one without in-arcs (the pull reads the transpose), and the grid in blocks of one
+// sub-group's width of arcs (a lane an arc: vertices span lanes).
 TEST_P(GraphPageRankColorPolicy, PullOnTheScopedCacheModel) {
-    const g::csr_graph graphs[] = {kronecker(7), g::make_grid(12, 12).graph, small_directed()};
-    g::run_options o = opts(g::strategy::tasks, GetParam());
-    o.pagerank_pull = true;
+    struct pull_case {
+        g::csr_graph graph;
+        g::edge_id arcs; // the block budget (0: the default)
+        int dense;       // the round kind the layout must choose (-1: either)
+    };
+    const pull_case cases[] = {{kronecker(7), 0, 1},
+                               {g::make_grid(30, 30).graph, 64, 0},
+                               {small_directed(), 0, -1},
+                               {g::csr_graph({0, 1, 2, 3, 3}, {1, 2, 1}), 0, -1}, // 3 and 0: no in-arcs
+                               {g::make_grid(12, 12).graph, 32, -1}};
     g::pagerank_options p;
     p.error = 1e-5;
     canopy::test::for_seeds(canopy::test::scm_options(), 2, [&] {
-        for (const auto& gr : graphs) {
+        const canopy::device_info d = canopy::query_device();
+        for (const auto& c : cases) {
+            g::run_options o = opts(g::strategy::tasks, GetParam());
+            o.pagerank_pull = true;
+            o.pagerank_block_arcs = c.arcs == 32 ? d.subgroup_size : c.arcs;
+            const g::csr_graph& gr = c.graph;
+            SCOPED_TRACE(::testing::Message()
+                         << gr.num_vertices() << " vertices, blocks of " << o.pagerank_block_arcs << " arcs");
             const auto r = check_pagerank(gr, p, o);
-            const std::uint64_t blocks =
-                (gr.num_vertices() + g::detail::pr_block_size - 1) / g::detail::pr_block_size;
-            EXPECT_GE(r.tasks, blocks) << "every block's first generation runs";
+            const std::vector<g::edge_id> off(gr.offsets().begin(), gr.offsets().end());
+            const std::vector<g::vertex_id> tgt(gr.targets().begin(), gr.targets().end());
+            const auto k = g::detail::pr_make_layout(
+                off, tgt, gr.num_vertices(),
+                o.pagerank_block_arcs != 0 ? o.pagerank_block_arcs
+                                           : g::detail::pr_default_block_arcs(gr.num_edges(), d, o.block),
+                d.subgroup_size);
+            EXPECT_GE(r.tasks, k.blocks()) << "every block's first generation runs";
+            if (c.dense >= 0) {
+                EXPECT_EQ(k.dense(), c.dense == 1) << "the round kind this case is here to run";
+            }
         }
     });
 }
@@ -416,60 +446,238 @@ TEST(GraphPageRankColorTeeth, OptionsAreChecked) {
     EXPECT_THROW(g::compiled::pagerank(dg.view(), p, o), canopy::error);
 }
 
-// pr_make_blocks against a brute-force reading of its contract: the order is a permutation, block_of
-// inverts it, a block's entries are exactly the blocks its out-arcs reach (each once), need counts the
-// notifying blocks naming each block, and a block is a connected patch on a grid (breadth-first runs).
-TEST(GraphPageRankColorReference, BlocksAreBreadthFirstRunsWithTheirExactAdjacency) {
-    const g::csr_graph graphs[] = {kronecker(8), g::make_grid(17, 23).graph, small_directed()};
+// pr_pull_arcs on its own: one sub-group sums the in-arcs of every vertex of a run by slices of arcs,
+// each vertex's sum delivered once, on the lane holding its last arc; against a sequential sum, for runs
+// whose vertices span lanes, fill one, or share one (a hub of 300 arcs beside degrees 1..5), on both
+// sub-group widths and several interleavings.
+struct pull_arcs_kernel {
+    g::csr_view in;
+    g::vertex_id v0, v1;
+    const std::uint64_t* value; // per source
+    std::uint64_t* sum;         // per vertex, written once
+    unsigned* calls;            // per vertex
+    unsigned* lane;             // per vertex: the lane that delivered it
+    CANOPY_DEVICE void operator()() const {
+        g::detail::pr_pull_arcs(
+            in, v0, v1, [&](g::vertex_id u) { return canopy::ld(&value[u]); },
+            [&](g::vertex_id v, std::uint64_t s) {
+                canopy::st(&sum[v], s);
+                canopy::atomic_ref<unsigned, canopy::scope::device>(calls[v]).fetch_add(
+                    1, std::memory_order_relaxed);
+                canopy::st(&lane[v], canopy::lane_id());
+            });
+    }
+};
+
+TEST(GraphPageRankColorReference, PullArcsSumsEveryVertexOnceOnTheLaneOfItsLastArc) {
+    // Degrees 1..5 round and round, a hub of 300 in the middle, then degrees 1..5 again.
+    std::vector<g::edge_id> off{0};
+    std::vector<g::vertex_id> src;
+    for (g::vertex_id v = 0; v < 120; ++v) {
+        const g::edge_id deg = v == 60 ? 300 : 1 + v % 5;
+        for (g::edge_id i = 0; i < deg; ++i) {
+            src.push_back(static_cast<g::vertex_id>((v * 7 + i * 13) % 120));
+        }
+        off.push_back(src.size());
+    }
+    std::vector<std::uint64_t> value(120);
+    for (g::vertex_id u = 0; u < 120; ++u) {
+        value[u] = std::uint64_t{1} << (u % 40) | (u + 1); // sums must not lose a term
+    }
+    for (const unsigned width : {32u, 64u}) {
+        for (const auto& [v0, v1] :
+             {std::pair<g::vertex_id, g::vertex_id>{0, 120}, {0, 7}, {58, 63}, {60, 61}, {3, 4}, {10, 59}}) {
+            SCOPED_TRACE(::testing::Message()
+                         << "width " << width << ", vertices [" << v0 << ", " << v1 << ")");
+            canopy::test::for_seeds(canopy::test::emu_options("tiny", width), 3, [&] {
+                canopy::device_buffer<g::edge_id> doff(off);
+                canopy::device_buffer<g::vertex_id> dsrc(src);
+                canopy::device_buffer<std::uint64_t> dval(value), dsum(120);
+                canopy::device_buffer<unsigned> dcalls(120), dlane(120);
+                dsum.fill_zero();
+                dcalls.fill_zero();
+                dlane.fill_zero();
+                const g::csr_view in{doff.data(), dsrc.data(), nullptr, 120, src.size()};
+                canopy::launch(
+                    {.grid = 1, .block = width},
+                    pull_arcs_kernel{in, v0, v1, dval.data(), dsum.data(), dcalls.data(), dlane.data()});
+                const auto sums = dsum.to_vector();
+                const auto calls = dcalls.to_vector();
+                const auto lanes = dlane.to_vector();
+                const g::edge_id a0 = off[v0], s = (off[v1] - a0 + width - 1) / width;
+                for (g::vertex_id v = 0; v < 120; ++v) {
+                    if (v < v0 || v >= v1) {
+                        EXPECT_EQ(calls[v], 0u) << "vertex " << v << " is outside the run";
+                        continue;
+                    }
+                    std::uint64_t want = 0;
+                    for (g::edge_id e = off[v]; e < off[v + 1]; ++e) {
+                        want += value[src[e]];
+                    }
+                    EXPECT_EQ(calls[v], 1u) << "vertex " << v;
+                    EXPECT_EQ(sums[v], want) << "vertex " << v;
+                    EXPECT_EQ(lanes[v], (off[v + 1] - 1 - a0) / s)
+                        << "vertex " << v << ": not its last arc's lane";
+                }
+            });
+        }
+    }
+}
+
+// pr_make_layout against a brute-force reading of its contract: order is a permutation and position its
+// inverse; the blocks cut [0, n) into runs, those with in-arcs first and within the arc budget (or one
+// vertex), the vertices without in-arcs last, at most a sub-group's width a block; the transpose in new
+// ids holds exactly the graph's arcs; a block's entries are exactly the blocks its out-arcs reach (each
+// once); need counts the notifying blocks naming each block, active those that notify. And the blocks
+// are patches: on a grid, most arcs stay inside their block (grown breadth-first), more than when one
+// breadth-first order is cut into runs of the same budget.
+// A round after a near miss stops where the measured residual, shrinking at the worst of the last three
+// rates plus 0.05, falls under 0.8x what the target allows: worked by hand.
+TEST(GraphPageRankColorReference, FollowUpRoundStopsWhereTheMeasuredResidualMeetsTheTarget) {
+    using canopy::workloads::graph::detail::pr_followup_stop;
+    // Changes 1000, 500, 250, 125 (rates 0.5): r = 0.55; residual 100, allowed 10: want 8, and
+    // 100 * 0.55^g <= 8 first at g = 5 (0.55^4 = 0.0915, 0.55^5 = 0.0503).
+    const std::vector<std::uint64_t> halving = {0, 1000, 500, 250, 125, 0, 0};
+    EXPECT_EQ(pr_followup_stop(halving, 100, 10, 0.85, 1000), 5u);
+    // The worst rate counts, neither the latest nor the oldest: 1000, 500, 400, 100 (rates 0.5, 0.8,
+    // 0.25): r = 0.85, 100 * 0.85^g <= 8 first at g = 16 (0.85^15 = 0.0874, 0.85^16 = 0.0743).
+    const std::vector<std::uint64_t> slow_between = {0, 1000, 500, 400, 100, 0};
+    EXPECT_EQ(pr_followup_stop(slow_between, 100, 10, 0.85, 1000), 16u);
+    // Already under the target's share: one generation (a round runs at least one). Capped by cap.
+    EXPECT_EQ(pr_followup_stop(halving, 7, 10, 0.85, 1000), 1u);
+    EXPECT_EQ(pr_followup_stop(halving, 100, 10, 0.85, 3), 3u);
+    // No completed rate (a round of one generation): the damping's, 0.85 -> 16 as above.
+    EXPECT_EQ(pr_followup_stop({0, 1000, 0}, 100, 10, 0.85, 1000), 16u);
+    // A rate that did not fall reads as 1 and is capped at 0.95: 100 * 0.95^g <= 8 first at g = 50.
+    EXPECT_EQ(pr_followup_stop({0, 100, 100, 100, 100}, 100, 10, 0.85, 1000), 50u);
+}
+
+TEST(GraphPageRankColorReference, BlocksArePatchesWithTheirExactAdjacency) {
+    const g::csr_graph graphs[] = {kronecker(8), g::make_grid(17, 23).graph, small_directed(),
+                                   g::csr_graph({0, 1, 2, 3, 3}, {1, 2, 1})};
     for (const auto& gr : graphs) {
         const std::vector<g::edge_id> off(gr.offsets().begin(), gr.offsets().end());
         const std::vector<g::vertex_id> tgt(gr.targets().begin(), gr.targets().end());
         const g::vertex_id n = gr.num_vertices();
-        const auto k = g::detail::pr_make_blocks(off, tgt, n);
-        const g::vertex_id bs = g::detail::pr_block_size, nb = (n + bs - 1) / bs;
-        ASSERT_EQ(k.order.size(), n);
-        ASSERT_EQ(k.offsets.size(), nb + 1u);
-        std::vector<bool> seen(n, false);
-        for (g::vertex_id i = 0; i < n; ++i) {
-            ASSERT_FALSE(seen[k.order[i]]) << "vertex " << k.order[i] << " twice in the order";
-            seen[k.order[i]] = true;
-            EXPECT_EQ(k.block_of[k.order[i]], i / bs);
-        }
-        std::vector<std::uint32_t> need(nb, 0);
-        for (g::vertex_id b = 0; b < nb; ++b) {
-            std::set<std::uint32_t> want;
-            for (g::vertex_id i = b * bs; i < std::min(n, (b + 1) * bs); ++i) {
-                for (g::edge_id e = off[k.order[i]]; e < off[k.order[i] + 1]; ++e) {
-                    want.insert(k.block_of[tgt[e]]);
+        for (const g::edge_id budget : {g::edge_id{1}, g::edge_id{64}, g::edge_id{256}}) {
+            SCOPED_TRACE(::testing::Message() << n << " vertices, budget " << budget);
+            const unsigned lanes = 32;
+            const auto k = g::detail::pr_make_layout(off, tgt, n, budget, lanes);
+            ASSERT_EQ(k.order.size(), n);
+            ASSERT_EQ(k.position.size(), n);
+            std::vector<bool> seen(n, false);
+            std::vector<g::edge_id> indeg(n, 0);
+            for (g::edge_id e = 0; e < gr.num_edges(); ++e) {
+                ++indeg[tgt[e]];
+            }
+            for (g::vertex_id i = 0; i < n; ++i) {
+                ASSERT_LT(k.order[i], n);
+                ASSERT_FALSE(seen[k.order[i]]) << "vertex " << k.order[i] << " twice in the order";
+                seen[k.order[i]] = true;
+                EXPECT_EQ(k.position[k.order[i]], i);
+                EXPECT_EQ(k.out_degree[i], gr.degree(k.order[i]));
+                EXPECT_EQ(k.in_offsets[i + 1] - k.in_offsets[i], indeg[k.order[i]]);
+            }
+            const std::uint32_t nb = k.blocks();
+            ASSERT_EQ(k.block_first.front(), 0u);
+            ASSERT_EQ(k.block_first.back(), n);
+            std::vector<std::uint32_t> block_of(n);
+            for (std::uint32_t b = 0; b < nb; ++b) {
+                ASSERT_LT(k.block_first[b], k.block_first[b + 1]) << "block " << b << " is empty";
+                const g::edge_id arcs = k.in_offsets[k.block_first[b + 1]] - k.in_offsets[k.block_first[b]];
+                for (g::vertex_id i = k.block_first[b]; i < k.block_first[b + 1]; ++i) {
+                    block_of[i] = b;
+                    EXPECT_EQ(b < k.arc_blocks, indeg[k.order[i]] != 0) << "block " << b << ", vertex " << i;
+                }
+                if (b < k.arc_blocks) {
+                    EXPECT_TRUE(arcs <= budget || k.block_first[b + 1] - k.block_first[b] == 1)
+                        << "block " << b << ": " << arcs << " arcs";
+                } else {
+                    EXPECT_LE(k.block_first[b + 1] - k.block_first[b], lanes);
                 }
             }
-            const std::set<std::uint32_t> got(k.entries.begin() + k.offsets[b],
-                                              k.entries.begin() + k.offsets[b + 1]);
-            EXPECT_EQ(got, want) << "block " << b;
-            EXPECT_EQ(got.size(), k.offsets[b + 1] - k.offsets[b]) << "block " << b << " names a block twice";
-            if (k.need[b] != 0) {
-                for (std::uint32_t c : got) {
-                    ++need[c];
+            // The transpose: every arc u -> v once, as source position[u] of position[v].
+            std::multiset<std::pair<g::vertex_id, g::vertex_id>> want, got;
+            for (g::vertex_id u = 0; u < n; ++u) {
+                for (g::edge_id e = off[u]; e < off[u + 1]; ++e) {
+                    want.insert({k.position[u], k.position[tgt[e]]});
                 }
             }
+            for (g::vertex_id v = 0; v < n; ++v) {
+                for (g::edge_id e = k.in_offsets[v]; e < k.in_offsets[v + 1]; ++e) {
+                    got.insert({k.in_sources[e], v});
+                }
+            }
+            EXPECT_EQ(got, want);
+            std::vector<std::uint32_t> need(nb, 0);
+            for (std::uint32_t b = 0; b < nb; ++b) {
+                std::set<std::uint32_t> reach;
+                for (g::vertex_id i = k.block_first[b]; i < k.block_first[b + 1]; ++i) {
+                    for (g::edge_id e = off[k.order[i]]; e < off[k.order[i] + 1]; ++e) {
+                        reach.insert(block_of[k.position[tgt[e]]]);
+                    }
+                }
+                const std::set<std::uint32_t> named(k.entries.begin() + k.offsets[b],
+                                                    k.entries.begin() + k.offsets[b + 1]);
+                EXPECT_EQ(named, reach) << "block " << b;
+                EXPECT_EQ(named.size(), k.offsets[b + 1] - k.offsets[b])
+                    << "block " << b << " names a block twice";
+                if (k.need[b] != 0) {
+                    for (std::uint32_t c : named) {
+                        ++need[c];
+                    }
+                }
+            }
+            EXPECT_EQ(k.need, need);
+            EXPECT_EQ(k.active, static_cast<std::uint32_t>(std::count_if(
+                                    k.need.begin(), k.need.end(), [](std::uint32_t x) { return x != 0; })));
         }
-        EXPECT_EQ(k.need, need);
     }
-    // On a grid every block but the last is connected: each vertex after the block's first has an
-    // arc from an earlier vertex of the same block or the block before (breadth-first order).
-    const g::csr_graph grid = g::make_grid(17, 23).graph;
+    // Patches: the share of a grid's arcs whose two ends share a block, against runs of one breadth-first
+    // order cut at the same budget (shells, two rows at a time).
+    const g::csr_graph grid = g::make_grid(40, 40).graph;
     const std::vector<g::edge_id> off(grid.offsets().begin(), grid.offsets().end());
     const std::vector<g::vertex_id> tgt(grid.targets().begin(), grid.targets().end());
-    const auto k = g::detail::pr_make_blocks(off, tgt, grid.num_vertices());
-    for (g::vertex_id i = 1; i < grid.num_vertices(); ++i) {
-        bool reached = false;
-        for (g::edge_id e = off[k.order[i]]; e < off[k.order[i] + 1]; ++e) {
-            const g::vertex_id u = tgt[e];
-            reached = reached || (k.block_of[u] <= k.block_of[k.order[i]] &&
-                                  std::find(k.order.begin(), k.order.begin() + i, u) != k.order.begin() + i);
+    const g::vertex_id n = grid.num_vertices();
+    const g::edge_id budget = 128;
+    const auto k = g::detail::pr_make_layout(off, tgt, n, budget, 32);
+    std::vector<std::uint32_t> block_of(n);
+    for (std::uint32_t b = 0; b < k.blocks(); ++b) {
+        for (g::vertex_id i = k.block_first[b]; i < k.block_first[b + 1]; ++i) {
+            block_of[k.order[i]] = b;
         }
-        EXPECT_TRUE(reached) << "position " << i << ": not reached from an earlier vertex";
     }
+    std::vector<g::vertex_id> bfs{0};
+    std::vector<bool> seen(n, false);
+    seen[0] = true;
+    for (std::size_t h = 0; h < bfs.size(); ++h) {
+        for (g::edge_id e = off[bfs[h]]; e < off[bfs[h] + 1]; ++e) {
+            if (!seen[tgt[e]]) {
+                seen[tgt[e]] = true;
+                bfs.push_back(tgt[e]);
+            }
+        }
+    }
+    std::vector<std::uint32_t> cut_of(n);
+    g::edge_id arcs = 0;
+    std::uint32_t cut = 0;
+    for (g::vertex_id v : bfs) {
+        if (arcs != 0 && arcs + grid.degree(v) > budget) {
+            ++cut;
+            arcs = 0;
+        }
+        cut_of[v] = cut;
+        arcs += grid.degree(v);
+    }
+    g::edge_id inside = 0, inside_cut = 0;
+    for (g::vertex_id u = 0; u < n; ++u) {
+        for (g::edge_id e = off[u]; e < off[u + 1]; ++e) {
+            inside += block_of[u] == block_of[tgt[e]] ? 1 : 0;
+            inside_cut += cut_of[u] == cut_of[tgt[e]] ? 1 : 0;
+        }
+    }
+    EXPECT_GT(inside, inside_cut) << inside << " arcs inside grown blocks, " << inside_cut << " inside cuts";
+    EXPECT_GT(2 * inside, grid.num_edges()) << "most arcs inside their block";
 }
 
 // Staging has no overflow path, so each graph task set refuses a staging buffer one task short of what

@@ -81,6 +81,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -537,9 +538,9 @@ inline run_result<double> pagerank_persistent(const csr_view& g, const pagerank_
     return r;
 }
 
-/// PageRank tasks to an error target by block pull (pagerank_blocks.hpp): a measure before the first
-/// round and after each; each round runs every block a number of generations chosen from the measured
-/// residual, until the measured guarantee meets the target.
+/// PageRank tasks to an error target by block pull (pagerank_blocks.hpp): rounds of generations, each
+/// round stopping where the rate it measures says the target is met, and a measure after each, until the
+/// measured guarantee meets the target.
 inline run_result<double> pagerank_tasks_blocks(const csr_view& g, const pagerank_options& p,
                                                 const run_options& o) {
     run_result<double> r;
@@ -551,108 +552,136 @@ inline run_result<double> pagerank_tasks_blocks(const csr_view& g, const pageran
     const std::uint64_t d_fx = damping_fixed(p.damping);
     const double d = damping_quantized(p.damping);
     const auto t0 = std::chrono::steady_clock::now();
-    // The host's part, linear in E: the block adjacency, and the in-arcs the pull reads (the graph
-    // itself when it is symmetric, as every CLI graph of the tasks strategy's is).
+    // The host's part, linear in E: the renumbered transpose and the blocks (pagerank_blocks.hpp).
     std::vector<edge_id> off(std::size_t{n} + 1);
     std::vector<vertex_id> tgt(m);
     copy_device_to_host(off.data(), g.offsets, off.size());
     copy_device_to_host(tgt.data(), g.targets, tgt.size());
-    std::vector<edge_id> in_off(std::size_t{n} + 1, 0);
-    for (edge_id e = 0; e < m; ++e) {
-        ++in_off[tgt[e] + 1];
+    const device_info dev = query_device();
+    const unsigned F = dev.subgroup_size != 0 ? dev.subgroup_size : 1;
+    const edge_id budget =
+        o.pagerank_block_arcs != 0 ? o.pagerank_block_arcs : pr_default_block_arcs(m, dev, o.block);
+    const pr_layout k = pr_make_layout(off, tgt, n, budget, F);
+    const std::uint32_t nb = k.blocks();
+    if (nb > pr_gen_count_mask) {
+        throw error("canopy graph: PageRank tasks by pull count at most " +
+                    std::to_string(pr_gen_count_mask) + " blocks a generation (this graph needs " +
+                    std::to_string(nb) +
+                    "); use --pagerank-tasks push, or a larger block (run_options::pagerank_block_arcs)");
     }
-    for (vertex_id v = 0; v < n; ++v) {
-        in_off[v + 1] += in_off[v];
-    }
-    std::vector<vertex_id> in_src(m);
-    {
-        std::vector<edge_id> at(in_off.begin(), in_off.end() - 1);
-        for (vertex_id u = 0; u < n; ++u) {
-            for (edge_id e = off[u]; e < off[u + 1]; ++e) {
-                in_src[at[tgt[e]]++] = u;
-            }
-        }
-    }
-    const bool symmetric = in_off == off && in_src == tgt;
-    device_buffer<edge_id> in_off_d(symmetric ? std::vector<edge_id>{} : in_off);
-    device_buffer<vertex_id> in_src_d(symmetric ? std::vector<vertex_id>{} : in_src);
-    const csr_view in = symmetric ? g : csr_view{in_off_d.data(), in_src_d.data(), nullptr, n, m};
     vertex_id dangling = 0;
     for (vertex_id v = 0; v < n; ++v) {
         dangling += off[v + 1] == off[v] ? 1 : 0;
     }
-    const pr_blocks blocks = pr_make_blocks(off, tgt, n);
-    const vertex_id nb = static_cast<vertex_id>(blocks.offsets.size() - 1);
-    device_buffer<vertex_id> order(blocks.order);
-    device_buffer<std::uint32_t> adj_offsets(blocks.offsets), need(blocks.need), done(nb);
-    device_buffer<std::uint32_t> adj_entries(blocks.entries.empty() ? std::vector<std::uint32_t>{0}
-                                                                    : blocks.entries);
-    device_buffer<rank_fixed> rank(
-        std::vector<rank_fixed>(n, initial_rank(n))); // the power iteration's start
-    device_buffer<rank_fixed> share(n);
+    device_buffer<edge_id> in_off(k.in_offsets), out_degree(k.out_degree);
+    device_buffer<vertex_id> in_src(k.in_sources.empty() ? std::vector<vertex_id>{0} : k.in_sources);
+    const csr_view in{in_off.data(), in_src.data(), nullptr, n, m};
+    std::vector<std::uint64_t> meta_h(std::size_t{nb} + 1),
+        entries_h(std::max<std::size_t>(k.entries.size(), 1));
+    for (std::uint32_t b = 0; b <= nb; ++b) {
+        meta_h[b] = pr_block_meta(k.block_first[b], k.offsets[b]);
+    }
+    for (std::size_t e = 0; e < k.entries.size(); ++e) {
+        entries_h[e] = pr_block_entry(k.entries[e], k.need[k.entries[e]]);
+    }
+    device_buffer<std::uint64_t> meta(meta_h), entries(entries_h);
+    // A dense round (pr_layout::dense) runs every block with in-arcs every generation, no notifications:
+    // those blocks, first in the layout, are the active ones, and the others run once a round.
+    const bool dense = k.dense();
+    std::vector<std::uint32_t> need_h = k.need;
+    if (dense) {
+        for (std::uint32_t b = 0; b < nb; ++b) {
+            need_h[b] = b < k.arc_blocks ? 1u : 0u;
+        }
+    }
+    const std::uint32_t active = dense ? k.arc_blocks : k.active;
+    device_buffer<std::uint32_t> need(need_h), done(nb);
+    // The cap on a round's generations: --iterations (1000 under an error target).
+    const std::uint32_t cap = p.iterations;
+    device_buffer<std::uint64_t> gen(std::size_t{cap} + 2), meas(std::size_t{cap} + 2);
+    device_buffer<std::uint32_t> stop(1);
+    // The power iteration's start, and its shares (in new ids).
+    const rank_fixed x0 = initial_rank(n);
+    device_buffer<rank_fixed> rank(std::vector<rank_fixed>(n, x0));
+    // Uploaded, as the loop of kernels uploads its start: x0's shares, one per vertex, in the even half
+    // (what generation 1 pulls; the measure writes there too).
+    device_buffer<rank_fixed> share([&] {
+        std::vector<rank_fixed> s0(2 * std::size_t{n}, 0);
+        for (vertex_id v = 0; v < n; ++v) {
+            s0[v] = k.out_degree[v] == 0 ? 0 : push_share(x0, d_fx, k.out_degree[v]);
+        }
+        return s0;
+    }());
     device_buffer<rank_fixed> sums(2);
     const rank_fixed teleport = teleport_share(d_fx, n);
     kernel_timer t;
     std::uint64_t kernels = 0;
-    rank_fixed residual = 0; // the last measure's, in ulps
     const auto measure = [&] {
         sums.fill_zero();
+        const launch_config mc = vertex_grid<pr_block_measure_kernel>(nb * F, o.block);
         timed_launch(&t, [&] {
-            launch(vertex_grid<pr_block_measure_kernel>(n, o.block),
-                   pr_block_measure_kernel{in, g.offsets, rank.data(), share.data(), sums.data(), d_fx,
-                                           teleport});
+            launch(mc, pr_block_measure_kernel{in, out_degree.data(), meta.data(), nb, rank.data(),
+                                               share.data(), sums.data(), d_fx, teleport});
         });
         ++kernels;
         const std::vector<rank_fixed> v = sums.to_vector();
-        residual = v[0];
         // |T(x) - T~(x)|_1 < (2E + V) ulp (pagerank_blocks.hpp); nothing else is lost: no takes.
         return pagerank_tasks_measure{v[0] + 2 * m + n, v[1], v[1], 0, 0, dangling, n};
     };
     runtime::config c = o.tasks;
     c.block = o.block;
     // The residual the target allows: the guarantee is about R / (1 - d) without dangling vertices and
-    // about 2 R / ((1 - d) |y|) with them (pagerank_tasks_measured_guarantee).
+    // about 2 R / ((1 - d) |y|) with them (pagerank_tasks_measured_guarantee), less the bound's (2E + V).
     const double allowed = p.error * (1 - d) * pagerank_y_min(d, n, dangling) / (dangling == 0 ? 1 : 2) *
-                           static_cast<double>(rank_one);
-    // Generations per round: enough to bring the measured residual to 0.9x what is allowed at the rate
-    // per generation last measured (the first round: a prior, pagerank_block_prior_rate). A round that
-    // falls short costs a launch, a measure and the few generations the next one needs.
-    double rate = pagerank_block_prior_rate;
-    r.guarantee = pagerank_tasks_measured_guarantee(measure(), p.damping);
+                               static_cast<double>(rank_one) -
+                           static_cast<double>(2 * m + n);
+    const std::uint64_t allowed_units =
+        allowed <= 0 ? 0 : static_cast<std::uint64_t>(allowed / static_cast<double>(1u << pr_gen_count_bits));
+    r.guarantee = std::numeric_limits<double>::infinity();
+    // The first round stops itself (pr_block_count_generation); a later one where pr_followup_stop says.
+    std::uint32_t round_stop = cap;
     for (unsigned rounds = 0; r.guarantee > p.error && rounds < pagerank_block_max_rounds; ++rounds) {
-        const double before = static_cast<double>(residual);
-        const double want = std::log(0.9 * allowed / before) / std::log(rate);
-        const std::uint32_t gens = want < 1      ? 1u
-                                   : want > 1000 ? 1000u
-                                                 : static_cast<std::uint32_t>(std::ceil(want));
         done.fill_zero();
-        const pr_block_args a{g,
-                              in,
-                              rank.data(),
-                              share.data(),
-                              order.data(),
-                              adj_offsets.data(),
-                              adj_entries.data(),
-                              need.data(),
-                              done.data(),
-                              d_fx,
-                              teleport,
-                              gens};
-        runtime::task_set<pr_block_task, pr_block_notify_task, pr_block_seeds_task> ts{
-            pr_block_task{a}, pr_block_notify_task{a}, pr_block_seeds_task{a}};
+        gen.fill_zero();
+        meas.fill_zero();
+        stop.upload(&round_stop, 1);
+        const pr_block_args a{in,           out_degree.data(),
+                              meta.data(),  entries.data(),
+                              need.data(),  rank.data(),
+                              share.data(), done.data(),
+                              gen.data(),   meas.data(),
+                              stop.data(),  d_fx,
+                              teleport,     active,
+                              dense,        cap,
+                              allowed_units};
+        runtime::task_set<pr_block_task, pr_block_notify_task, pr_block_range_task, pr_block_seeds_task> ts{
+            pr_block_task{a}, pr_block_notify_task{a}, pr_block_range_task{a}, pr_block_seeds_task{a}};
         seed_vertex_ranges<pr_block_seeds_task>(ts, nb, c);
         r.add_round(ts.run(c, &t));
         ++kernels;
-        r.guarantee = pagerank_tasks_measured_guarantee(measure(), p.damping);
-        if (residual != 0 && residual < before) {
-            const double measured = std::pow(static_cast<double>(residual) / before, 1.0 / gens);
-            rate = measured < 0.05 ? 0.05 : measured;
+        // The generations the round ran: the last that any block counted (r.generations).
+        const std::vector<std::uint64_t> counts = gen.to_vector();
+        unsigned last = 0; // the last generation any block counted
+        for (unsigned i = 1; i < counts.size() && (counts[i] & pr_gen_count_mask) != 0; ++i) {
+            last = i;
+        }
+        r.generations += active == 0 ? 1 : last;
+        const pagerank_tasks_measure mr = measure();
+        r.guarantee = pagerank_tasks_measured_guarantee(mr, p.damping);
+        if (r.guarantee > p.error) { // a near miss, usually: the next round's stop from the exact residual
+            round_stop = pr_followup_stop(
+                meas.to_vector(), static_cast<double>(mr.residual_left) - static_cast<double>(2 * m + n),
+                allowed, d, cap);
         }
     }
     r.launches = kernels;
     const std::vector<rank_fixed> x = rank.to_vector();
+    std::vector<rank_fixed> mine(n);
+    for (vertex_id v = 0; v < n; ++v) {
+        mine[v] = x[k.position[v]]; // back to the caller's ids
+    }
     r.stop_clocks(t0, t);
-    to_normalised_ranks(r, x);
+    to_normalised_ranks(r, mine);
     return r;
 }
 

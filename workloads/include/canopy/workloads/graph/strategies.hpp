@@ -250,6 +250,9 @@ struct run_options {
     /// PageRank with an error target, tasks only: block pull by generations (pagerank_blocks.hpp)
     /// instead of residual push (the default; pagerank.hpp).
     bool pagerank_pull = false;
+    /// PageRank by block pull: a block's in-arcs at most (0: pr_block_arcs, from the graph and the device:
+    /// about three blocks per resident sub-group, 4 to 32 arcs a lane).
+    edge_id pagerank_block_arcs = 0;
 
     /// The tasks strategy's runtime configuration for a graph of `vertices` vertices. Label-correcting
     /// keeps at most one vertex task per vertex queued (packed_label's bit), but the runtime keeps most
@@ -291,6 +294,9 @@ template <class Label> struct run_result {
     // PageRank tasks with an error target (pagerank_options::error): the L1 error against x* the run
     // guarantees from what it measured; -1 where the run measured none.
     double guarantee = -1;
+    // PageRank tasks by block pull: the generations its rounds ran (each round's last generation any
+    // block reached), summed over the rounds; 0 for every other run.
+    std::uint64_t generations = 0;
     /// One more runtime launch of a tasks run (a round): its stats, counts and tasks added.
     void add_round(const runtime::stats& s) {
         stats = s;
