@@ -485,8 +485,10 @@ TEST(GraphPageRankColorReference, PullArcsSumsEveryVertexOnceOnTheLaneOfItsLastA
         value[u] = std::uint64_t{1} << (u % 40) | (u + 1); // sums must not lose a term
     }
     for (const unsigned width : {32u, 64u}) {
-        for (const auto& [v0, v1] :
+        for (const auto& run :
              {std::pair<g::vertex_id, g::vertex_id>{0, 120}, {0, 7}, {58, 63}, {60, 61}, {3, 4}, {10, 59}}) {
+            // Named copies, not a structured binding: clang 14 cannot capture one in the lambda below.
+            const g::vertex_id v0 = run.first, v1 = run.second;
             SCOPED_TRACE(::testing::Message()
                          << "width " << width << ", vertices [" << v0 << ", " << v1 << ")");
             canopy::test::for_seeds(canopy::test::emu_options("tiny", width), 3, [&] {
