@@ -30,8 +30,8 @@ struct graph_run_settings {
     // pagerank, tasks only: push (residual push) | pull (block pull) | auto (pull under an error target,
     // push under a tolerance: run_rank_or_color decides before the run)
     std::string pagerank_tasks = "auto";
-    std::uint64_t pagerank_block_arcs =
-        0; // pagerank, tasks by pull: a block's in-arcs at most (0: from the graph)
+    // pagerank, tasks by pull: a block's in-arcs at most (0: from the graph)
+    std::uint64_t pagerank_block_arcs = 0;
 };
 
 struct graph_device_outcome {

@@ -26,6 +26,35 @@ constexpr q::front_shape shape{1, 2}; // [type, count, id, checksum]
 
 CANOPY_HOST_DEVICE constexpr unsigned checksum(unsigned id) { return id * 2654435761u ^ 0x5bd1e995u; }
 
+/// One consumer's step (a leader): pops 1..2 fronts, counts each id's executions (a bad checksum, id
+/// or count in `bad`), hands the slots back and adds them to `taken`.
+template <class A>
+CANOPY_DEVICE void consume_some(const q::front_ring& r, unsigned batch, unsigned total, unsigned* bad,
+                                unsigned* executions, unsigned* taken) {
+    const q::ring_span s = r.reserve_pop<A>(1 + (batch % 2));
+    for (unsigned j = 0; j < s.n; ++j) {
+        const q::front_ref f = r.slot(s.first + j);
+        const unsigned id = canopy::ld(f.payload(0));
+        const unsigned sum = canopy::ld(f.payload(0) + 1);
+        if (id >= total || sum != checksum(id) || f.count() != 1) {
+            canopy::atomic_ref<unsigned, scope::device>(*bad).fetch_add(1, std::memory_order_relaxed);
+        } else {
+            canopy::atomic_ref<unsigned, scope::device>(executions[id])
+                .fetch_add(1, std::memory_order_relaxed);
+        }
+    }
+    r.release<A>(s);
+    if (s.n != 0) {
+        canopy::atomic_ref<unsigned, scope::device>(*taken).fetch_add(s.n, std::memory_order_relaxed);
+    }
+}
+
+/// Whether every front was made here and taken somewhere (the consumers' exit).
+CANOPY_DEVICE inline bool all_taken(unsigned made, unsigned* taken, unsigned total) {
+    return made == per_producer &&
+           canopy::atomic_ref<unsigned, scope::device>(*taken).load(std::memory_order_relaxed) >= total;
+}
+
 /// One sub-group leader per work-group produces per_producer fronts (ids wg * per_producer + i) in
 /// batches of 1..3 and consumes in batches of 1..2 until every front of every producer is taken.
 template <class Publish> struct ring_kernel {
@@ -56,24 +85,8 @@ template <class Publish> struct ring_kernel {
                 r.publish<Publish>(s);
                 made += s.n;
             }
-            const q::ring_span s = r.reserve_pop<A>(1 + (batch % 2));
-            for (unsigned j = 0; j < s.n; ++j) {
-                const q::front_ref f = r.slot(s.first + j);
-                const unsigned id = canopy::ld(f.payload(0));
-                const unsigned sum = canopy::ld(f.payload(0) + 1);
-                if (id >= total || sum != checksum(id) || f.count() != 1) {
-                    canopy::atomic_ref<unsigned, scope::device>(*bad).fetch_add(1, std::memory_order_relaxed);
-                } else {
-                    canopy::atomic_ref<unsigned, scope::device>(executions[id])
-                        .fetch_add(1, std::memory_order_relaxed);
-                }
-            }
-            r.release<A>(s);
-            if (s.n != 0) {
-                canopy::atomic_ref<unsigned, scope::device>(*taken).fetch_add(s.n, std::memory_order_relaxed);
-            }
-            return made == per_producer && canopy::atomic_ref<unsigned, scope::device>(*taken).load(
-                                               std::memory_order_relaxed) >= total;
+            consume_some<A>(r, batch, total, bad, executions, taken);
+            return all_taken(made, taken, total);
         });
     }
 };
@@ -113,26 +126,8 @@ template <class Publish> struct ring_together_kernel {
             }
             bool done = false;
             if (lane == 0) {
-                const q::ring_span s = r.reserve_pop<A>(1 + (batch % 2));
-                for (unsigned j = 0; j < s.n; ++j) {
-                    const q::front_ref f = r.slot(s.first + j);
-                    const unsigned id = canopy::ld(f.payload(0));
-                    const unsigned sum = canopy::ld(f.payload(0) + 1);
-                    if (id >= total || sum != checksum(id) || f.count() != 1) {
-                        canopy::atomic_ref<unsigned, scope::device>(*bad).fetch_add(
-                            1, std::memory_order_relaxed);
-                    } else {
-                        canopy::atomic_ref<unsigned, scope::device>(executions[id])
-                            .fetch_add(1, std::memory_order_relaxed);
-                    }
-                }
-                r.release<A>(s);
-                if (s.n != 0) {
-                    canopy::atomic_ref<unsigned, scope::device>(*taken).fetch_add(s.n,
-                                                                                  std::memory_order_relaxed);
-                }
-                done = made == per_producer && canopy::atomic_ref<unsigned, scope::device>(*taken).load(
-                                                   std::memory_order_relaxed) >= total;
+                consume_some<A>(r, batch, total, bad, executions, taken);
+                done = all_taken(made, taken, total);
             }
             return canopy::broadcast(done, 0); // the lanes leave together: the loop holds collectives
         });
