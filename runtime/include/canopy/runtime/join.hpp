@@ -28,7 +28,9 @@
 //     RMWs happen-before it through the free list's release and acquire, or its resolver's fence).
 //   - A child writes its slot with plain stores, then fetch_subs the count with release at device
 //     scope (R2), and reads nothing of the record after that RMW (a record may be recycled as soon as
-//     its continuation has run).
+//     its continuation has run). The count word's low half counts the children not yet finished, its
+//     high half is the child count (open() stores n | n << 16), so the RMW that finds itself last
+//     learns the child count from its own result, with no read of the record.
 //   - The continuation acquire-loads the count (it reads 0, the last child's RMW). The children's
 //     fetch_subs form one release sequence, so that load synchronizes with every child's release, and
 //     every slot store happens-before the continuation's reads whatever queues and scopes carried the
@@ -407,6 +409,7 @@ template <class R, unsigned K = 8> struct join_view {
     static_assert(sizeof(R) % 4 == 0 && alignof(R) >= 4,
                   "join results move as 4-byte words: use a type of whole, aligned words (pad a struct)");
     static_assert(K >= 1, "a record joins at least one child");
+    static_assert(K <= detail::join_count_mask, "a record's count word holds up to 65,535 children");
 
     detail::join_view_common common; // the free list, the run's words, fork's failure path
     unsigned* pending;               // per record: children not finished
@@ -455,17 +458,19 @@ template <class R, unsigned K = 8> struct join_view {
         // Deferred to the sub-group (join_continuation.hpp): its resolve step orders this slot store
         // before the combined RMW's release, or before the inline continuation that reads it. The
         // record's child count is a plain read: open() wrote it before any child existed (rule R1).
-        if constexpr (detail::is_inline_continuation<Cont>) { // else the child count is not read at all
-            if (detail::context_access::defer_join<Cont>(ctx, &pending[to.record],
-                                                         static_cast<unsigned>(ld(&meta[2 * to.record + 1])),
+        // Nothing of the record is read here: the resolve step reads the child count only for a segment
+        // of two or more lanes (one that may hold every child), and an RMW returns it with the count.
+        if constexpr (detail::is_inline_continuation<Cont>) {
+            if (detail::context_access::defer_join<Cont>(ctx, &pending[to.record], &meta[2 * to.record + 1],
                                                          to.record)) {
+                carry(ctx, to, v);
                 return;
             }
         }
         // Release at device scope: this slot store happens-before the continuation (its acquire load
         // of the count reads the end of this release sequence).
-        if (atomic_ref<unsigned, scope::device>(pending[to.record])
-                .fetch_sub(1u, std::memory_order_release) == 1u) {
+        if ((atomic_ref<unsigned, scope::device>(pending[to.record]).fetch_sub(1u, std::memory_order_release) &
+             detail::join_count_mask) == 1u) {
             ctx.template spawn<Cont>(join_payload{to.record, 0});
         }
     }
@@ -505,14 +510,51 @@ template <class R, unsigned K = 8> struct join_view {
     /// take(p, visit), for a continuation that passes its context (take(ctx, p)).
     template <class Ctx, class Visit>
     CANOPY_DEVICE join_taken take(Ctx& ctx, const join_payload& p, Visit&& visit) const {
-        const join_taken t = read(p, visit);
+        const join_taken t = read(p, visit, carried_of(ctx, p));
         common.free_record(ctx, p.record, p.ordered != 0); // after every read of the record above
         return t;
     }
 
   private:
     /// A continuation's reads of its record: the children's results (visit) and `to`.
-    template <class Visit> CANOPY_DEVICE join_taken read(const join_payload& p, Visit& visit) const {
+    /// A result of up to 16 bytes rides in the lane's context from its deferred completion to the
+    /// continuation the same lane runs for that record (join_continuation.hpp's carried_result).
+    static constexpr bool carries = sizeof(R) <= sizeof(detail::carried_result::words);
+
+    template <class Ctx> CANOPY_DEVICE static void carry(Ctx& ctx, join_slot to, const R& v) {
+        if constexpr (carries) {
+            detail::carried_result* c = detail::context_access::carried(ctx);
+            c->record = to.record;
+            c->slot = to.slot;
+            __builtin_memcpy(c->words, &v, sizeof(R));
+        } else {
+            (void)ctx;
+            (void)to;
+            (void)v;
+        }
+    }
+
+    /// The lane's carried result when it is one of record p's (an inline continuation: the resolve
+    /// step ran it in the lane that deferred the completion that resolved it), else nullptr. Consumed:
+    /// the continuation's own completion may carry the next one.
+    template <class Ctx>
+    CANOPY_DEVICE static const detail::carried_result* carried_of(Ctx& ctx, const join_payload& p) {
+        if constexpr (carries && Ctx::defers_joins) {
+            detail::carried_result* c = detail::context_access::carried(ctx);
+            if (p.ordered != 0 && c->record == p.record) {
+                c->record = join_root;
+                return c;
+            }
+        } else {
+            (void)ctx;
+            (void)p;
+        }
+        return nullptr;
+    }
+
+    template <class Visit>
+    CANOPY_DEVICE join_taken read(const join_payload& p, Visit& visit,
+                                  const detail::carried_result* mine = nullptr) const {
         // Acquire at device scope: synchronizes with every child's release (one release sequence).
         // Not when the runtime ran this continuation inline: its resolve step already ordered every
         // child's slot store before it (join_continuation.hpp, core_base::resolve_joins).
@@ -526,7 +568,14 @@ template <class R, unsigned K = 8> struct join_view {
         // The child count: the runtime's, when it ran this continuation inline (join_payload).
         t.n = p.ordered != 0 ? p.ordered : static_cast<unsigned>(ld(&meta[2 * p.record + 1]));
         for (unsigned i = 0; i < t.n && i < K; ++i) {
-            visit(i, ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]));
+            if (mine != nullptr && mine->slot == i) {
+                // The value this lane itself stored in the slot, before the resolve step's hand-off.
+                R v;
+                __builtin_memcpy(&v, mine->words, sizeof(R));
+                visit(i, v);
+            } else {
+                visit(i, ld_value(&slots[static_cast<std::size_t>(p.record) * K + i]));
+            }
         }
         return t;
     }
@@ -553,7 +602,7 @@ template <class R, unsigned K = 8> struct join_view {
         // back its own dirty copy, and a child elsewhere got there through a device-scope release).
         // Not a relaxed device-scope store: that is one more L2 access on the forking lane, and
         // children that all complete in one front (resolved with no RMW) never read the count at all.
-        st(&pending[idx], n);
+        st(&pending[idx], n | n << detail::join_children_shift);
         return {idx};
     }
 

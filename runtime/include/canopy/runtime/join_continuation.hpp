@@ -31,14 +31,31 @@ struct join_payload {
 };
 
 namespace detail {
-/// One lane's deferred completion: `pending` is the record's count (nullptr: none deferred), `n` the
-/// record's child count, `type` the continuation's task-type index.
+/// One lane's deferred completion: `pending` is the record's count word (nullptr: none deferred), whose
+/// low half counts the children not yet finished and whose high half is the record's child count (an
+/// RMW on it returns both: join.hpp's open); `children` the record's child count word, which the resolve
+/// step reads only when a segment of two or more lanes may have completed the whole record; `type` the
+/// continuation's task-type index.
 struct deferred_join {
     unsigned* pending;
-    unsigned n;
+    const unsigned long long* children;
     unsigned record;
     unsigned type;
 };
+
+/// The result a lane delivered with its deferred completion, kept in its context for the continuation
+/// the same lane runs once the resolve step resolves that record (join.hpp's take(ctx, p)): one read
+/// fewer, and a miss fewer on the scoped-cache model, where the acquire before the continuation
+/// invalidated the L1. Results of up to 16 bytes; a wider one is read from its slot.
+struct carried_result {
+    unsigned record = 0xffffffffu; // none
+    unsigned slot = 0;
+    unsigned long long words[2] = {};
+};
+
+/// The count word's halves (join.hpp's open): children not finished below, the child count above.
+inline constexpr unsigned join_count_mask = 0xffffu;
+inline constexpr unsigned join_children_shift = 16;
 } // namespace detail
 
 } // namespace canopy::runtime

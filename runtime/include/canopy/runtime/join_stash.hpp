@@ -27,10 +27,13 @@ namespace canopy::runtime::detail {
 
 /// Pushes the chain first -> ... -> last (linked by `next`, last's link written here) on a versioned
 /// Treiber stack (join.hpp: why versioned, why striped): a single record is first == last.
-CANOPY_DEVICE inline void push_free_records(unsigned long long& stack, unsigned* next, unsigned first,
-                                            unsigned last) {
+/// `guess`: the head the caller last wrote to this stack (no load first when it is still the head: a
+/// failed CAS returns the head, as the load would have), or nullptr. Returns the head it wrote.
+CANOPY_DEVICE inline unsigned long long push_free_records(unsigned long long& stack, unsigned* next,
+                                                          unsigned first, unsigned last,
+                                                          const unsigned long long* guess = nullptr) {
     atomic_ref<unsigned long long, scope::device> h(stack);
-    unsigned long long cur = h.load(std::memory_order_relaxed);
+    unsigned long long cur = guess != nullptr ? *guess : h.load(std::memory_order_relaxed);
     for (;;) {
         atomic_ref<unsigned, scope::device>(next[last])
             .store(static_cast<unsigned>(cur), std::memory_order_relaxed);
@@ -38,7 +41,7 @@ CANOPY_DEVICE inline void push_free_records(unsigned long long& stack, unsigned*
         // Release: our reads of the records (take) happen-before their next owners' writes; and the
         // `next` stores before it are what a pop that sees these heads reads.
         if (h.compare_exchange_strong(cur, want, std::memory_order_release, std::memory_order_relaxed)) {
-            return;
+            return want;
         }
     }
 }
@@ -53,6 +56,13 @@ struct record_stash {
     unsigned long long* stack = nullptr;
     unsigned first = none;
     unsigned last = none;
+    // The head this lane's last push wrote, and on which stack (kept across resolve steps): the lane's
+    // stripe is mostly its own (join.hpp: a stripe per dozen resident lanes, pops rare while
+    // never-used records last), so the next push's CAS usually expects it right and needs no load
+    // first, an L2 read on the last lane's path after the rounds. A wrong guess costs one failed CAS,
+    // which returns the head as the load would have.
+    unsigned long long* pushed_to = nullptr;
+    unsigned long long pushed = 0;
 
     /// Chains record idx of the pool (`pool`, this lane's stripe `to`) until push(); false when the
     /// chain holds another pool's records: the caller frees it at once.
@@ -79,7 +89,8 @@ struct record_stash {
     /// happen-before their next owners' writes).
     CANOPY_DEVICE void push() {
         if (first != none) {
-            push_free_records(*stack, next, first, last);
+            pushed = push_free_records(*stack, next, first, last, pushed_to == stack ? &pushed : nullptr);
+            pushed_to = stack;
             first = last = none;
         }
     }

@@ -193,6 +193,19 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         return false;
     }
 
+    /// The leader, before it looks past its private ring: the tasks its fronts still hold counted
+    /// (loop_state::owed) retired in one relaxed RMW, so that the count it is about to read for
+    /// termination, and every other sub-group's, can reach 0.
+    CANOPY_DEVICE void settle_owed(loop_state& s, unsigned sg) const {
+        if (s.owed != 0) {
+            const unsigned left = this->count_front(s.owed, 0, sg, s.counters);
+            s.owed = 0;
+            if (devices > 1 && left == 0) {
+                device_dry(s.counters);
+            }
+        }
+    }
+
     /// Leader: chooses the next front (pk_* as the locked core). For the shared rings the reserved
     /// ticket is `ticket` (the slot is handed back after the lanes have read it); `ring` says which
     /// device ring (pk_device) or, for pk_rsp, the victim and the fronts reserved (rsp_thief::word).
@@ -208,6 +221,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             if (base::pick_before_queues(*this, wg, sg, s, kind)) {
                 return true;
             }
+            settle_owed(s, sg);
             // Exact termination, before the shared rings: a launch with nothing left (or nothing at
             // all) ends after one L2 read instead of a round of empty polls (~1,300 cycles on the timed
             // model: two words per device ring). The counter reads 0 only once no task exists anywhere
@@ -907,7 +921,8 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                 if (leader) {
                     // Before any child can be published: a spill below hands fronts to other sub-groups
                     // mid-pack, and they must not finish a child before it is counted.
-                    const unsigned left = this->count_front(ran, x.spawned, sg, s.counters);
+                    const unsigned left = this->count_front(ran + s.owed, x.spawned, sg, s.counters);
+                    s.owed = 0;
                     if (devices > 1 && left == 0) {
                         device_dry(s.counters); // several devices: this device has no task left
                     }
@@ -942,8 +957,32 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                     // ---- resolve: the front's children are published; now its joins' continuations,
                     // whose own children the second pass counts and packs ----
                     detail::context_access::clear_staged(ctx);
-                    this->resolve_joins(ctx, lane, leader, s.counters);
-                    ran = 1u;
+                    const auto step = this->resolve_joins(ctx, lane, leader, s.counters, s.tail != s.head);
+                    // The tasks kept counted to retire now: this front's, unless it is the one kept
+                    // for completions parked from now on; and the one kept for parked completions, once
+                    // none is left. (Parked only while the private ring holds a front: the next front's
+                    // step is certain, and no sub-group goes idle, where the count is read for
+                    // termination, with completions parked.)
+                    unsigned retire = 1;
+                    if (step.parked && !s.parked) {
+                        retire = 0;
+                    } else if (!step.parked && s.parked) {
+                        retire = 2;
+                    }
+                    s.parked = step.parked;
+                    if (!step.staged) {
+                        // Nothing to count or pack: no second pass. The task kept counted is owed
+                        // instead, retired by the leader's next count (settle_owed: before it looks past
+                        // its private ring, where an idle sub-group reads the count for termination),
+                        // one device RMW and a pass of collectives fewer a front (timed hrf8, fib(16) by
+                        // joins: ~200 cycles a front). A count that is high for longer is safe: the run
+                        // ends only at 0.
+                        if (leader) {
+                            s.owed += retire;
+                        }
+                        break;
+                    }
+                    ran = retire;
                 }
             }
         }

@@ -134,8 +134,12 @@ namespace detail {
 /// kernel's context, which lives in local memory (its per-type counts are indexed at run time), is not
 /// a word larger.
 template <bool Defers> struct deferred_slot {
-    deferred_join deferred_{nullptr, 0, 0, 0};
+    deferred_join deferred_{nullptr, nullptr, 0, 0};
+    // A completion parked by a resolve step that stopped early (core_base::resolve_joins): resolved
+    // by a later front's step in this lane, or by the step that empties the private ring.
+    deferred_join held_{nullptr, nullptr, 0, 0};
     record_stash stash_{};
+    carried_result carried_{};
 };
 template <> struct deferred_slot<false> {};
 } // namespace detail
@@ -197,30 +201,53 @@ class task_context : private detail::deferred_slot<(detail::is_inline_continuati
     /// Leaves the completion of one child of `record` (count `pending`, `n` children) to the sub-group's
     /// resolve step, which runs Cont inline once the record is resolved. False when this lane already
     /// deferred one in this task (the caller completes it itself) or Cont cannot run inline.
-    template <class Cont> CANOPY_DEVICE bool defer_join(unsigned* pending, unsigned n, unsigned record) {
+    template <class Cont>
+    CANOPY_DEVICE bool defer_join(unsigned* pending, const unsigned long long* children, unsigned record) {
         if constexpr (!detail::is_inline_continuation<Cont>) {
             return false;
         } else {
             if (this->deferred_.pending != nullptr) {
                 return false;
             }
-            this->deferred_ = {pending, n, record, detail::index_of<Cont, Tasks...>::value};
+            this->deferred_ = {pending, children, record, detail::index_of<Cont, Tasks...>::value};
             return true;
         }
     }
+    /// The lane's carried result (join_continuation.hpp), or nullptr where nothing is deferred.
+    CANOPY_DEVICE detail::carried_result* carried() {
+        if constexpr (defers_joins) {
+            return &this->carried_;
+        } else {
+            return nullptr;
+        }
+    }
+    /// Whether the lane has a completion to resolve: deferred in this front, or parked.
     CANOPY_DEVICE bool has_deferred() const {
         if constexpr (defers_joins) {
-            return this->deferred_.pending != nullptr;
+            return this->deferred_.pending != nullptr || this->held_.pending != nullptr;
         } else {
             return false;
         }
     }
-    /// The deferred completion, removed (a continuation run for it may defer its own). Only where
-    /// defers_joins (the cores' resolve step).
+    /// Whether the lane holds two (one deferred, one parked): a step cannot stop before it resolves one.
+    CANOPY_DEVICE bool holds_two() const {
+        return this->deferred_.pending != nullptr && this->held_.pending != nullptr;
+    }
+    /// The completion to resolve this round, removed (a continuation run for it may defer its own):
+    /// the one deferred in this front first (it may combine with its neighbours'), else the parked
+    /// one. Only where defers_joins (the cores' resolve step).
     CANOPY_DEVICE detail::deferred_join take_deferred() {
-        const detail::deferred_join e = this->deferred_;
-        this->deferred_.pending = nullptr;
+        detail::deferred_join& from = this->deferred_.pending != nullptr ? this->deferred_ : this->held_;
+        const detail::deferred_join e = from;
+        from.pending = nullptr;
         return e;
+    }
+    /// Parks the lane's deferred completion for a later step (held_ is empty: holds_two() is false).
+    CANOPY_DEVICE void park() {
+        if (this->deferred_.pending != nullptr) {
+            this->held_ = this->deferred_;
+            this->deferred_.pending = nullptr;
+        }
     }
     /// The lane's freed-record stash (join_stash.hpp); nullptr where the task set has no continuation
     /// the runtime runs inline (no resolve step, which pushes it).
@@ -270,11 +297,15 @@ struct context_access {
     template <class C> CANOPY_DEVICE static void clear_staged(C& c) { c.clear_staged(); }
     /// join.hpp's complete: defer one child's completion to the sub-group (join_continuation.hpp).
     template <class Cont, class C>
-    CANOPY_DEVICE static bool defer_join(C& c, unsigned* pending, unsigned n, unsigned record) {
-        return c.template defer_join<Cont>(pending, n, record);
+    CANOPY_DEVICE static bool defer_join(C& c, unsigned* pending, const unsigned long long* children,
+                                         unsigned record) {
+        return c.template defer_join<Cont>(pending, children, record);
     }
+    template <class C> CANOPY_DEVICE static carried_result* carried(C& c) { return c.carried(); }
     template <class C> CANOPY_DEVICE static bool has_deferred(const C& c) { return c.has_deferred(); }
     template <class C> CANOPY_DEVICE static deferred_join take_deferred(C& c) { return c.take_deferred(); }
+    template <class C> CANOPY_DEVICE static bool holds_two(const C& c) { return c.holds_two(); }
+    template <class C> CANOPY_DEVICE static void park(C& c) { c.park(); }
     /// join.hpp's take(ctx, ...) and the cores' resolve step: the lane's freed-record stash
     /// (join_stash.hpp), or nullptr.
     template <class C> CANOPY_DEVICE static record_stash* stash(C& c) { return c.stash(); }
