@@ -254,7 +254,6 @@ template <policy P, class... Tasks> struct core_base {
         }
     }
 
-
     /// A resolved record's continuation, in this lane (resolve_joins): type `type`, payload the record
     /// with `ordered` set to its child count `n` (at least 1: join_payload says why).
     template <unsigned I = 0>

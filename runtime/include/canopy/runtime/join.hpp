@@ -469,7 +469,8 @@ template <class R, unsigned K = 8> struct join_view {
         }
         // Release at device scope: this slot store happens-before the continuation (its acquire load
         // of the count reads the end of this release sequence).
-        if ((atomic_ref<unsigned, scope::device>(pending[to.record]).fetch_sub(1u, std::memory_order_release) &
+        if ((atomic_ref<unsigned, scope::device>(pending[to.record])
+                 .fetch_sub(1u, std::memory_order_release) &
              detail::join_count_mask) == 1u) {
             ctx.template spawn<Cont>(join_payload{to.record, 0});
         }
