@@ -176,10 +176,7 @@ template <policy P, class... Tasks> struct core_base {
             unsigned ran = 0;       // this lane's inline continuations
             bool any_round = false; // uniform: whether the loop below ran at all
             bool parked = false;    // uniform
-            for (;;) {
-                if (!any(detail::context_access::has_deferred(ctx))) {
-                    break;
-                }
+            while (any(detail::context_access::has_deferred(ctx))) {
                 // While the private ring holds a front, a step parks every lane's completion as soon as
                 // no lane holds two (its own front's and a parked one), with no round at all, and the
                 // next front's step resolves them beside that front's own: the climbs of successive

@@ -456,8 +456,7 @@ template <class R, unsigned K = 8> struct join_view {
         }
         st_value(&slots[static_cast<std::size_t>(to.record) * K + to.slot], v);
         // Deferred to the sub-group (join_continuation.hpp): its resolve step orders this slot store
-        // before the combined RMW's release, or before the inline continuation that reads it. The
-        // record's child count is a plain read: open() wrote it before any child existed (rule R1).
+        // before the combined RMW's release, or before the inline continuation that reads it.
         // Nothing of the record is read here: the resolve step reads the child count only for a segment
         // of two or more lanes (one that may hold every child), and an RMW returns it with the count.
         if constexpr (detail::is_inline_continuation<Cont>) {
@@ -517,7 +516,6 @@ template <class R, unsigned K = 8> struct join_view {
     }
 
   private:
-    /// A continuation's reads of its record: the children's results (visit) and `to`.
     /// A result of up to 16 bytes rides in the lane's context from its deferred completion to the
     /// continuation the same lane runs for that record (join_continuation.hpp's carried_result).
     static constexpr bool carries = sizeof(R) <= sizeof(detail::carried_result::words);
@@ -553,6 +551,8 @@ template <class R, unsigned K = 8> struct join_view {
         return nullptr;
     }
 
+    /// A continuation's reads of its record: the children's results (visit; `mine`, the lane's carried
+    /// result, for its own slot) and `to`.
     template <class Visit>
     CANOPY_DEVICE join_taken read(const join_payload& p, Visit& visit,
                                   const detail::carried_result* mine = nullptr) const {

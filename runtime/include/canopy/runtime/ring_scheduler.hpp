@@ -193,16 +193,24 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         return false;
     }
 
+    /// The leader: count_front of `ran` finished tasks (and those owed: loop_state::owed) and `spawned`
+    /// children, in one RMW; several devices: this device is dry when nothing is left. Returns the count.
+    CANOPY_DEVICE unsigned count_and_settle(unsigned ran, unsigned spawned, unsigned sg,
+                                            loop_state& s) const {
+        const unsigned left = this->count_front(ran + s.owed, spawned, sg, s.counters);
+        s.owed = 0;
+        if (devices > 1 && left == 0) {
+            device_dry(s.counters); // several devices: this device has no task left
+        }
+        return left;
+    }
+
     /// The leader, before it looks past its private ring: the tasks its fronts still hold counted
-    /// (loop_state::owed) retired in one relaxed RMW, so that the count it is about to read for
-    /// termination, and every other sub-group's, can reach 0.
+    /// retired, so that the count it is about to read for termination, and every other sub-group's,
+    /// can reach 0.
     CANOPY_DEVICE void settle_owed(loop_state& s, unsigned sg) const {
         if (s.owed != 0) {
-            const unsigned left = this->count_front(s.owed, 0, sg, s.counters);
-            s.owed = 0;
-            if (devices > 1 && left == 0) {
-                device_dry(s.counters);
-            }
+            (void)count_and_settle(0, 0, sg, s);
         }
     }
 
@@ -921,11 +929,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                 if (leader) {
                     // Before any child can be published: a spill below hands fronts to other sub-groups
                     // mid-pack, and they must not finish a child before it is counted.
-                    const unsigned left = this->count_front(ran + s.owed, x.spawned, sg, s.counters);
-                    s.owed = 0;
-                    if (devices > 1 && left == 0) {
-                        device_dry(s.counters); // several devices: this device has no task left
-                    }
+                    const unsigned left = count_and_settle(ran, x.spawned, sg, s);
                     if (traced) {
                         trace_count(trace_counter::outstanding, 0, left);
                     }
