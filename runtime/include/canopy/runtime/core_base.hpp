@@ -173,7 +173,11 @@ template <policy P, class... Tasks> struct core_base {
             (void)may_park;
             return {false, false};
         } else {
+            // The sub-group's local tag (uniform): a record carrying it had every child run here
+            // (join_continuation.hpp, "Records that stay in their sub-group"); 0: none.
+            const unsigned long long local = detail::context_access::local_tag(ctx);
             unsigned ran = 0;       // this lane's inline continuations
+            unsigned by_tag = 0;    // of them, for records resolved through the local tag
             bool any_round = false; // uniform: whether the loop below ran at all
             bool parked = false;    // uniform
             while (any(detail::context_access::has_deferred(ctx))) {
@@ -198,18 +202,35 @@ template <policy P, class... Tasks> struct core_base {
                 const lane_mask ends = ballot(key == 0 || head) & ~((lane_mask{2} << lane) - 1);
                 const unsigned end = ends != 0 ? lane_count((ends & (~ends + 1)) - 1) : subgroup_size();
                 bool resolved = false;
-                unsigned n = 0; // the record's child count, once resolved
+                unsigned n = 0;   // the record's child count, once resolved
+                bool own = false; // the record is the sub-group's own (its tag is `local`)
                 if (head) {
                     const unsigned k = end - lane;
                     // Plain: written by the fork before any child existed (join.hpp, rule R1) and not
                     // written again until the continuation frees the record, which runs after this.
-                    // Read only by a segment that may hold every child: a lone completion learns the
-                    // child count from its RMW (one miss fewer on the climb of a tree).
-                    const unsigned children = k >= 2 ? static_cast<unsigned>(ld(e.children)) : 0u;
+                    // Read by a segment that may hold every child, and where the sub-group has a local
+                    // tag to compare; otherwise a lone completion learns the child count from its RMW
+                    // (one miss fewer on the climb of a tree).
+                    const unsigned long long word =
+                        k >= 2 || (local != 0 && e.maybe_local) ? ld(e.children) : 0ull;
+                    const unsigned children = static_cast<unsigned>(word) & detail::join_count_mask;
+                    own = local != 0 && word >> detail::join_tag_shift == local;
                     unsigned old = 0;
                     if (k == children) {
                         resolved = true;
                         n = children;
+                    } else if (own) {
+                        // Every child ran in this sub-group and is resolved here (the tag says so):
+                        // relaxed at work-group scope, no release and no acquire fence. The rounds'
+                        // hand-offs order every slot store and earlier decrement before this; the RMW
+                        // is atomic only against another head of this round with the same record.
+                        old = atomic_ref<unsigned, scope::workgroup>(*e.pending)
+                                  .fetch_sub(k, std::memory_order_relaxed);
+                        if ((old & detail::join_count_mask) == k) {
+                            n = old >> detail::join_children_shift;
+                            resolved = true;
+                            ++by_tag;
+                        }
                     } else if (((old = atomic_ref<unsigned, scope::device>(*e.pending)
                                            .fetch_sub(k, std::memory_order_release)) &
                                 detail::join_count_mask) == k) {
@@ -228,6 +249,9 @@ template <policy P, class... Tasks> struct core_base {
                 // only join point, and the count of continuations is summed once, below.
                 if (resolved) {
                     ++ran;
+                    // What the continuation completes (its record's `to`) may be the sub-group's own
+                    // when this record was: the task that forked it ran here.
+                    detail::context_access::set_local_front(ctx, own);
                     dispatch_continuation(e.type, e.record, n, ctx);
                 }
             }
@@ -237,17 +261,22 @@ template <policy P, class... Tasks> struct core_base {
             // The records this lane's continuations freed, back to their pool in one push
             // (join_stash.hpp), off the rounds' critical path. A context that defers joins has one.
             detail::context_access::stash(ctx)->push();
-            // One scan for both sums: the continuations run (low half) and the lanes whose
-            // continuations staged a task or overflowed (high half).
+            // One scan for the three sums: the continuations run (bits 0-23), those of records
+            // resolved through the local tag (bits 24-47), and the lanes whose continuations staged a
+            // task or overflowed (bits 48-63: at most 64). A lane runs at most one continuation a
+            // round, and a step's rounds end when the deferred chains do: far below 2^24 a sub-group.
             const bool staged =
                 detail::context_access::staged(ctx) != 0 || detail::context_access::overflowed(ctx);
-            const unsigned long long mine = ran | static_cast<unsigned long long>(staged ? 1u : 0u) << 32;
+            const unsigned long long mine = ran | static_cast<unsigned long long>(by_tag) << 24 |
+                                            static_cast<unsigned long long>(staged ? 1u : 0u) << 48;
             const unsigned long long before = exclusive_sum(mine);
             const unsigned long long total = broadcast(before + mine, subgroup_size() - 1);
             if (leader) {
-                counters[c_tasks + static_cast<unsigned>(lvl_private)] += static_cast<unsigned>(total);
+                counters[c_tasks + static_cast<unsigned>(lvl_private)] +=
+                    static_cast<unsigned>(total) & 0xffffffu;
+                counters[c_joins_local] += static_cast<unsigned>(total >> 24) & 0xffffffu;
             }
-            return {(total >> 32) != 0, parked};
+            return {(total >> 48) != 0, parked};
         }
     }
 
@@ -321,6 +350,10 @@ template <policy P, class... Tasks> struct core_base {
         // Uniform, ring core: lanes hold parked join completions (resolve_joins), and one front's task
         // stays counted for them until a step leaves none parked.
         bool parked = false;
+        // Uniform, ring core: the sub-group's local tag (join_continuation.hpp, "Records that stay in
+        // their sub-group"), moved on whenever fronts leave its private ring (ring_scheduler.hpp's
+        // move_out); 0 (the locked core): none.
+        unsigned long long local_tag = 0;
     };
 
     /// Fronts a sub-group with fronts of its own runs between looks at the status word (a failed run).

@@ -423,7 +423,15 @@ template <class R, unsigned K = 8> struct join_view {
     /// Takes a record for n children whose joint result goes to `to` (a task's own slot, passed on).
     /// An empty pool or n > K is recorded and returns an invalid record: return without spawning.
     CANOPY_DEVICE join_record fork(unsigned n, join_slot to) const {
-        return open(common.take_record(n != 0 && n <= K), n, to);
+        return open(common.take_record(n != 0 && n <= K), n, to, 0);
+    }
+
+    /// fork(n, to), from a task that passes its context: the fork to use. When every child of the
+    /// record runs in this sub-group (none moves out of its private ring before the record resolves),
+    /// the ring core resolves it with no device-scope atomic (join_continuation.hpp, "Records that stay
+    /// in their sub-group"); the same as fork(n, to) otherwise.
+    template <class Ctx> CANOPY_DEVICE join_record fork(Ctx& ctx, unsigned n, join_slot to) const {
+        return open(common.take_record(n != 0 && n <= K), n, to, detail::context_access::local_tag(ctx));
     }
 
     /// fork(n, to), except that an empty pool does not fail the run: `run_inline()` returns what the
@@ -436,7 +444,8 @@ template <class R, unsigned K = 8> struct join_view {
         if (n == 0 || n > K) {
             return fork(n, to);
         }
-        const join_record r = open(common.take_record_or_count(), n, to);
+        const join_record r =
+            open(common.take_record_or_count(), n, to, detail::context_access::local_tag(ctx));
         if (!r.valid()) {
             complete<Cont>(ctx, to, run_inline());
         }
@@ -567,7 +576,8 @@ template <class R, unsigned K = 8> struct join_view {
         t.to.record = static_cast<unsigned>(to);
         t.to.slot = static_cast<unsigned>(to >> 32);
         // The child count: the runtime's, when it ran this continuation inline (join_payload).
-        t.n = p.ordered != 0 ? p.ordered : static_cast<unsigned>(ld(&meta[2 * p.record + 1]));
+        t.n = p.ordered != 0 ? p.ordered
+                             : static_cast<unsigned>(ld(&meta[2 * p.record + 1])) & detail::join_count_mask;
         for (unsigned i = 0; i < t.n && i < K; ++i) {
             if (mine != nullptr && mine->slot == i) {
                 // The value this lane itself stored in the slot, before the resolve step's hand-off.
@@ -590,14 +600,15 @@ template <class R, unsigned K = 8> struct join_view {
     using word_t = std::conditional_t<sizeof(R) % 8 == 0 && alignof(R) >= 8, unsigned long long, unsigned>;
     static constexpr unsigned words = static_cast<unsigned>(sizeof(R) / sizeof(word_t));
 
-    /// Opens record idx (join_root: none, passed on as an invalid record) for n children of `to`.
-    CANOPY_DEVICE join_record open(unsigned idx, unsigned n, join_slot to) const {
+    /// Opens record idx (join_root: none, passed on as an invalid record) for n children of `to`, tagged
+    /// with the forking sub-group's local tag (0: none; join_continuation.hpp).
+    CANOPY_DEVICE join_record open(unsigned idx, unsigned n, join_slot to, unsigned long long tag) const {
         if (idx == join_root) {
             return {join_root};
         }
         // Plain: read by the continuation, which every child's release orders after this (header).
         st(&meta[2 * idx + 0], static_cast<unsigned long long>(to.slot) << 32 | to.record);
-        st(&meta[2 * idx + 1], static_cast<unsigned long long>(n));
+        st(&meta[2 * idx + 1], static_cast<unsigned long long>(n) | tag << detail::join_tag_shift);
         // Plain, as the meta words: the runtime's hand-off of the children orders it before every
         // child's RMW (rule R1; on the scoped model a device-scope RMW in this work-group first writes
         // back its own dirty copy, and a child elsewhere got there through a device-scope release).

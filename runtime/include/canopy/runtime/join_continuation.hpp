@@ -12,6 +12,30 @@
 //   - a resolved record's continuation runs inline, in the lane that resolved it, in the same front:
 //     it never enters a ring. What it completes in turn is resolved the same way, until the front has
 //     nothing left to resolve.
+// Records that stay in their sub-group (the ring core): most of a fine-grained tree's records are opened
+// and resolved by one sub-group within a few fronts, and none of their children ever leaves it. Such a
+// record needs no device-scope atomic at all: its count is decremented by a relaxed work-group-scope RMW
+// (an L1 operation on the scoped-cache model: no write-back of the front's dirty lines, no invalidation
+// after it), and its continuation runs with no acquire fence. Which records: a fork with a context
+// (join_view::fork(ctx, ...)) writes the sub-group's local tag into its record's child-count word
+// (join_tag_shift); the ring core gives each sub-group a tag of its own (its index on its device and
+// the device, + 1) and moves it on (by the number of sub-groups of the run, so that no two sub-groups
+// ever hold the same tag) every time fronts leave its private ring (ring_scheduler.hpp's move_out: a
+// share, a spill, far fronts). A child runs in the sub-group whose private ring holds it, and leaves it
+// only by such a move, so a record whose tag is the resolving sub-group's current one has had every
+// child run here, every completion of it resolved here, and each through this work-group-scope path.
+// Why that is race-free and ordered:
+//   - among themselves: the resolve step's rounds begin with a hand-off at the private scope, so every
+//     slot store of the record (and every earlier decrement) happens-before the RMW that finds itself
+//     last, and two heads of one round (equal records in non-adjacent lanes) are both atomic RMWs;
+//   - against the device-scope RMWs a record's later completions make once its tag is stale (a child
+//     moved out): every local decrement happened-before the move's release at device scope, which
+//     every moved child's completion follows through the queues' acquire (HRF-indirect transitivity;
+//     under HRF-direct every hand-off on the chain is at device scope: policy.hpp's Sp);
+//   - against the next owner of the record: the free list's release push follows them in program order.
+// A fork without a context writes tag 0, which no sub-group holds: its record is always resolved at
+// device scope. The tag field is 48 bits; it wraps after 2^48 / (sub-groups) moves of one sub-group
+// (2^48 / 8,448, a full H200's: over 3 * 10^10), far beyond a run.
 // A continuation the runtime ran inline has `ordered` set: the children's slot stores were ordered
 // before it by the resolve step (a sub-group hand-off, and the last head's acquire fence), so take() skips
 // its own acquire of the count. One spawned by the immediate path (a task that completes two slots,
@@ -41,6 +65,12 @@ struct deferred_join {
     const unsigned long long* children;
     unsigned record;
     unsigned type;
+    // Whether the record may be the sub-group's own (the header's "Records that stay in their
+    // sub-group"): the completing task came from the private ring, or is the continuation of a record
+    // that was. Only a hint, for whether to read the record's tag: a record opened by another
+    // sub-group (its child came through a shared ring) is never local, and its word would be one more
+    // miss before the RMW. The tag decides.
+    bool maybe_local;
 };
 
 /// The result a lane delivered with its deferred completion, kept in its context for the continuation
@@ -56,6 +86,9 @@ struct carried_result {
 /// The count word's halves (join.hpp's open): children not finished below, the child count above.
 inline constexpr unsigned join_count_mask = 0xffffu;
 inline constexpr unsigned join_children_shift = 16;
+/// The child-count word (join_view's meta[2 * r + 1]): the child count below join_tag_shift, the
+/// opening sub-group's local tag above (0: none; the header's "Records that stay in their sub-group").
+inline constexpr unsigned join_tag_shift = 16;
 } // namespace detail
 
 } // namespace canopy::runtime

@@ -52,6 +52,12 @@ struct join_sum_view {
         return open(common.take_record(n != 0), n, to);
     }
 
+    /// fork(n, to) with the task's context, as join_view's: the same record (a sum's children complete
+    /// by their own RMW, never through the sub-group's resolve step, so the context adds nothing here).
+    template <class Ctx> CANOPY_DEVICE join_record fork(Ctx&, unsigned n, join_slot to) const {
+        return fork(n, to);
+    }
+
     /// fork(n, to), except that an empty pool runs the subproblem inline (join_view::fork_or_inline):
     /// `run_inline()` returns the sum the continuation would have completed `to` with.
     template <class Cont, class Ctx, class Inline>

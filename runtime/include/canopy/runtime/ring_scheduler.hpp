@@ -370,9 +370,9 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
     /// (one reservation); returns how many moved (uniform) and advances head (or pulls tail back) past them.
     /// Lane l copies task l of every front; the leader the headers.
     /// to_device: the device ring ring_offset after the home ring.
-    CANOPY_DEVICE unsigned move_out(unsigned wg, unsigned sg, unsigned& head, unsigned& tail, unsigned want,
-                                    unsigned where, bool newest, bool leader, unsigned lane,
-                                    unsigned* counters, unsigned ring_offset = 0) const {
+    CANOPY_DEVICE unsigned move_out(unsigned wg, unsigned sg, loop_state& s, unsigned want, unsigned where,
+                                    bool newest, bool leader, unsigned lane, unsigned ring_offset = 0) const {
+        unsigned* const counters = s.counters;
         // The level `where` names: every operation below is that level's (its header argues the scopes).
         const auto to = [&](auto&& op) { return at_target(where, wg, ring_offset, op); };
         const queues::front_ring q = to([](const auto& level) { return level.ring(); });
@@ -385,17 +385,17 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             if constexpr (detail::moves_together<std::decay_t<decltype(level)>>) {
                 return want != 0 ? level.reserve_together(want, lane) : queues::ring_span{};
             } else {
-                queues::ring_span s;
+                queues::ring_span got;
                 if (leader && want != 0) {
-                    s = level.reserve(want);
+                    got = level.reserve(want);
                 }
-                return queues::ring_span{broadcast(s.first, 0), broadcast(s.n, 0)};
+                return queues::ring_span{broadcast(got.first, 0), broadcast(got.n, 0)};
             }
         });
         if (r.n == 0) {
             return 0;
         }
-        const unsigned from = newest ? tail - r.n : head;
+        const unsigned from = newest ? s.tail - r.n : s.head;
         // Leader -> lanes (its acquire of the slots) and lanes -> lanes (the packed private fronts were
         // written by whichever lane packed them), at the private scope.
         handoff_barrier();
@@ -418,25 +418,31 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             trace_span(trace_kind::share, since, r.n);
         }
         if (newest) {
-            tail -= r.n;
+            s.tail -= r.n;
         } else {
-            head += r.n;
+            s.head += r.n;
+        }
+        if constexpr (ctx_t::defers_joins) {
+            // Tasks left the private ring: the records open now may have a child elsewhere, so none of
+            // them is this sub-group's alone any more (join_continuation.hpp). A stride of every
+            // sub-group of the run: no two sub-groups ever hold the same tag.
+            s.local_tag += static_cast<unsigned long long>(L.subgroups()) * devices;
         }
         return r.n;
     }
 
     /// Every lane: moves up to `n` of the oldest private fronts to the work-group ring, then (work-
     /// sharing policies) the device ring. Returns how many moved (uniform).
-    CANOPY_DEVICE unsigned spill(unsigned wg, unsigned sg, unsigned& head, unsigned& tail, unsigned n,
-                                 bool leader, unsigned lane, unsigned* counters) const {
-        unsigned moved = move_out(wg, sg, head, tail, n, to_workgroup, false, leader, lane, counters);
+    CANOPY_DEVICE unsigned spill(unsigned wg, unsigned sg, loop_state& s, unsigned n, bool leader,
+                                 unsigned lane) const {
+        unsigned moved = move_out(wg, sg, s, n, to_workgroup, false, leader, lane);
         if constexpr (traits::donates_to_device) {
             // The home device ring, then the others in turn: a full ring need not mean a full device
             // (a high-degree vertex's children can outnumber a private ring, its work-group ring and a
             // device ring together: PageRank on large Kronecker graphs, docs/graph-experiment.md).
             // Only a spill pays for the walk, and it stops at the first rings that take the fronts.
             for (unsigned k = 0; k < L.device_rings && moved < n; ++k) {
-                moved += move_out(wg, sg, head, tail, n - moved, to_device, false, leader, lane, counters, k);
+                moved += move_out(wg, sg, s, n - moved, to_device, false, leader, lane, k);
             }
         }
         return moved;
@@ -689,7 +695,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                 if (top == 0 && free_fronts == 0) {
                     const unsigned left = (total - placed + width - 1) / width;
                     const unsigned n = left < s.tail - s.head ? left : s.tail - s.head;
-                    if (spill(wg, sg, s.head, s.tail, n, leader, lane, s.counters) == 0) {
+                    if (spill(wg, sg, s, n, leader, lane) == 0) {
                         if (leader) {
                             report(status(), failure::private_overflow, sg);
                         }
@@ -756,7 +762,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             prio().note_least(least);
         }
         const unsigned n = x.far_fronts < s.tail - s.head ? x.far_fronts : s.tail - s.head;
-        move_out(wg, sg, s.head, s.tail, n, to_far, true, leader, lane, s.counters);
+        move_out(wg, sg, s, n, to_far, true, leader, lane);
     }
 
     /// A share decision looks at the hunger counts at most every this many, while its looks find no one
@@ -857,8 +863,7 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         }
         const unsigned decision = broadcast(leader ? share_decision(wg, s, traced) : 0u, 0);
         const unsigned n = decision >> 2;
-        if (n != 0 &&
-            move_out(wg, sg, s.head, s.tail, n, decision & 3u, false, leader, lane, s.counters) != 0 &&
+        if (n != 0 && move_out(wg, sg, s, n, decision & 3u, false, leader, lane) != 0 &&
             (decision & 3u) == to_device && leader && L.device_rings > 1) {
             shared_hint().store(home_ring(wg), std::memory_order_relaxed);
         }
@@ -873,6 +878,9 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
         const unsigned sg = wg * L.subgroups_per_block + subgroup_id();
         unsigned counters[num_counters] = {};
         loop_state s(counters, wg);
+        if constexpr (ctx_t::defers_joins) {
+            s.local_tag = 1ull + static_cast<unsigned long long>(dev) * L.subgroups() + sg; // never 0
+        }
         ctx_t ctx(this->staging_of(sg, lane), L.staging_capacity, dev);
         const bool traced = leader && tracing(); // --trace (platform/trace.hpp): read once
 
@@ -904,6 +912,10 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             // ---- run ----
             const std::uint64_t run_since = traced ? trace_clock() : 0;
             detail::context_access::clear(ctx);
+            detail::context_access::set_local_tag(ctx, s.local_tag); // what this front's forks write
+            // Only a task from the private ring can complete a record of this sub-group's: one from a
+            // shared ring was forked elsewhere, or left this private ring (its record's tag is stale).
+            detail::context_access::set_local_front(ctx, p.kind == detail::pk_private);
             dispatch(r.type, lane < r.count, words, ctx); // every lane: a cooperative type needs them all
             // A front whose lanes deferred join completions is not finished until they are resolved
             // (the second pass below, after the share): one of its tasks stays counted until then.
@@ -961,6 +973,8 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                     // ---- resolve: the front's children are published; now its joins' continuations,
                     // whose own children the second pass counts and packs ----
                     detail::context_access::clear_staged(ctx);
+                    // The tag after this front's moves (share, spills): what its records are checked by.
+                    detail::context_access::set_local_tag(ctx, s.local_tag);
                     const auto step = this->resolve_joins(ctx, lane, leader, s.counters, s.tail != s.head);
                     // The tasks kept counted to retire now: this front's, unless it is the one kept
                     // for completions parked from now on; and the one kept for parked completions, once

@@ -54,6 +54,7 @@ enum counter : unsigned {
     c_donate_system, // fronts donated to the system ring (several devices)
     c_device_dry,    // times this sub-group's count step left its device with no task (several devices)
     c_device_away,   // fronts taken from a device ring other than the work-group's home ring
+    c_joins_local,   // join records resolved through their sub-group's local tag (join_continuation.hpp)
     num_counters
 };
 
@@ -71,6 +72,11 @@ struct stats : launch_memory_counters {
     // Fronts taken from a device ring other than the work-group's home ring (config::device_rings > 1:
     // the idle probes that find work shared into another work-group's ring).
     std::uint64_t device_fronts_away = 0;
+    // Join records that the ring core resolved in the sub-group that opened them, every child having run
+    // there, with a work-group-scope decrement and no device-scope atomic (join_continuation.hpp,
+    // "Records that stay in their sub-group"); a record all of whose children completed in one front
+    // needs no RMW at all and is not counted here.
+    std::uint64_t joins_local = 0;
     // Several devices (config::devices): fronts donated to the system ring, and the times a device ran
     // dry (its outstanding count reached 0 while the run went on, or at its end).
     std::uint64_t donations_to_system = 0, devices_dry = 0;
@@ -129,6 +135,7 @@ struct stats : launch_memory_counters {
         f("rsp_attempts", rsp_attempts);
         f("deferred_fronts", deferred_fronts);
         f("device_fronts_away", device_fronts_away);
+        f("joins_local", joins_local);
         if (devices > 1) {
             f("devices", devices);
             f("donations_to_system", donations_to_system);
@@ -172,6 +179,7 @@ struct stats : launch_memory_counters {
         donations_to_system += row[c_donate_system];
         devices_dry += row[c_device_dry];
         device_fronts_away += row[c_device_away];
+        joins_local += row[c_joins_local];
     }
 };
 

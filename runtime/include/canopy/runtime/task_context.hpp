@@ -134,12 +134,19 @@ namespace detail {
 /// kernel's context, which lives in local memory (its per-type counts are indexed at run time), is not
 /// a word larger.
 template <bool Defers> struct deferred_slot {
-    deferred_join deferred_{nullptr, nullptr, 0, 0};
+    deferred_join deferred_{nullptr, nullptr, 0, 0, false};
     // A completion parked by a resolve step that stopped early (core_base::resolve_joins): resolved
     // by a later front's step in this lane, or by the step that empties the private ring.
-    deferred_join held_{nullptr, nullptr, 0, 0};
+    deferred_join held_{nullptr, nullptr, 0, 0, false};
     record_stash stash_{};
     carried_result carried_{};
+    // The sub-group's local tag (join_continuation.hpp, "Records that stay in their sub-group"): what a
+    // fork with this context writes into its record, and what the resolve step compares it with; 0
+    // (the locked core's, and every core's before it sets one): records are never treated as local.
+    unsigned long long local_tag_ = 0;
+    // Whether the running task may complete a record of this sub-group's (deferred_join::maybe_local):
+    // its front came from the private ring, or it is the continuation of such a record.
+    bool local_front_ = false;
 };
 template <> struct deferred_slot<false> {};
 } // namespace detail
@@ -209,7 +216,8 @@ class task_context : private detail::deferred_slot<(detail::is_inline_continuati
             if (this->deferred_.pending != nullptr) {
                 return false;
             }
-            this->deferred_ = {pending, children, record, detail::index_of<Cont, Tasks...>::value};
+            this->deferred_ = {pending, children, record, detail::index_of<Cont, Tasks...>::value,
+                               this->local_front_};
             return true;
         }
     }
@@ -309,6 +317,32 @@ struct context_access {
     /// join.hpp's take(ctx, ...) and the cores' resolve step: the lane's freed-record stash
     /// (join_stash.hpp), or nullptr.
     template <class C> CANOPY_DEVICE static record_stash* stash(C& c) { return c.stash(); }
+    /// The sub-group's local tag (join_continuation.hpp): 0 where none is set or nothing defers.
+    template <class C> CANOPY_DEVICE static unsigned long long local_tag(const C& c) {
+        if constexpr (C::defers_joins) {
+            return c.local_tag_;
+        } else {
+            return 0;
+        }
+    }
+    /// Set by the ring core before a front runs and before its resolve step (uniform).
+    template <class C> CANOPY_DEVICE static void set_local_tag(C& c, unsigned long long t) {
+        if constexpr (C::defers_joins) {
+            c.local_tag_ = t;
+        } else {
+            (void)c;
+            (void)t;
+        }
+    }
+    /// Whether the task about to run may complete one of the sub-group's own records (deferred_join).
+    template <class C> CANOPY_DEVICE static void set_local_front(C& c, bool local) {
+        if constexpr (C::defers_joins) {
+            c.local_front_ = local;
+        } else {
+            (void)c;
+            (void)local;
+        }
+    }
 };
 } // namespace detail
 

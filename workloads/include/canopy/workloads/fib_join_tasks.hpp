@@ -52,7 +52,7 @@ template <class View, class Continuation, bool InlineWhenEmpty = false> struct f
         if constexpr (InlineWhenEmpty) {
             rec = j.template fork_or_inline<Continuation>(ctx, 2, p.to, [&] { return fib_value(p.n); });
         } else {
-            rec = j.fork(2, p.to);
+            rec = j.fork(ctx, 2, p.to);
         }
         if (!rec.valid()) {
             return; // ran inline, or the pool ran out: the pool's result() reports that after the run

@@ -104,7 +104,7 @@ CANOPY_DEVICE void fork_children(Ctx& ctx, const join_args& g, const std::uint32
                                  unsigned lo, unsigned hi, runtime::join_slot to) {
     const unsigned n = hi - lo;
     if (n <= fan_out) {
-        const runtime::join_record rec = g.j.fork(n, to);
+        const runtime::join_record rec = g.j.fork(ctx, n, to);
         if (!rec.valid()) {
             return;
         }
@@ -124,7 +124,7 @@ CANOPY_DEVICE void fork_children(Ctx& ctx, const join_args& g, const std::uint32
         return;
     }
     const unsigned chunk = (n + fan_out - 1) / fan_out;
-    const runtime::join_record rec = g.j.fork((n + chunk - 1) / chunk, to);
+    const runtime::join_record rec = g.j.fork(ctx, (n + chunk - 1) / chunk, to);
     if (!rec.valid()) {
         return;
     }
