@@ -30,7 +30,7 @@ struct fib {
             j.complete<add>(ctx, p.to, p.n); // a leaf delivers its value
             return;
         }
-        const rt::join_record r = j.fork(2, p.to); // the record's own result goes where ours would
+        const rt::join_record r = j.fork(ctx, 2, p.to); // the record's own result goes where ours would
         if (!r.valid()) {
             return; // the pool ran out: result() reports it after the run
         }

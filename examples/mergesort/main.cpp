@@ -50,7 +50,7 @@ struct sort {
             j.complete<merge>(ctx, p.to, run_of_keys{p.lo, p.hi, p.into, 0});
             return;
         }
-        const rt::join_record r = j.fork(2, p.to); // our range's result goes where ours would
+        const rt::join_record r = j.fork(ctx, 2, p.to); // our range's result goes where ours would
         if (!r.valid()) {
             return; // the pool ran out: result() reports it after the run
         }

@@ -79,7 +79,7 @@ struct place {
         for (unsigned m = free_squares; m != 0; m &= m - 1) {
             ++children;
         }
-        const rt::join_record r = j.fork(children, b.to);
+        const rt::join_record r = j.fork(ctx, children, b.to);
         if (!r.valid()) {
             return; // the pool ran out: result() reports it after the run
         }

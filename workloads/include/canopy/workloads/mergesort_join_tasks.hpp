@@ -121,7 +121,7 @@ struct sort_task {
             v.j.complete<sort_merge>(ctx, p.to, sorted_run{p.lo, p.hi, p.dst, 0u});
             return;
         }
-        const runtime::join_record rec = v.j.fork(2, p.to);
+        const runtime::join_record rec = v.j.fork(ctx, 2, p.to);
         if (!rec.valid()) {
             return; // the pool ran out: join_pool::result() reports it after the run
         }
@@ -147,7 +147,7 @@ struct sort_merge {
         }
         unsigned pieces = (n + v.grain - 1) / v.grain;
         pieces = pieces < sort_join_width ? pieces : sort_join_width;
-        const runtime::join_record rec = v.j.fork(pieces, r.to);
+        const runtime::join_record rec = v.j.fork(ctx, pieces, r.to);
         if (!rec.valid()) {
             return;
         }

@@ -77,7 +77,7 @@ struct nqueens_place {
         for (unsigned m = squares; m != 0; m &= m - 1) {
             ++children;
         }
-        const runtime::join_record rec = j.fork(children, b.to);
+        const runtime::join_record rec = j.fork(ctx, children, b.to);
         if (!rec.valid()) {
             return; // the pool ran out: its result() names the fix after the run
         }
