@@ -164,13 +164,14 @@ template <policy P, class... Tasks> struct core_base {
         bool staged, parked;
     };
     CANOPY_DEVICE resolved_step resolve_joins(ctx_t& ctx, unsigned lane, bool leader, unsigned* counters,
-                                              bool may_park = false) const {
+                                              bool may_park = false, bool reserve = false) const {
         if constexpr (!ctx_t::defers_joins) {
             (void)ctx;
             (void)lane;
             (void)leader;
             (void)counters;
             (void)may_park;
+            (void)reserve;
             return {false, false};
         } else {
             // The sub-group's local tag (uniform): a record carrying it had every child run here
@@ -258,8 +259,12 @@ template <policy P, class... Tasks> struct core_base {
             if (!any_round) {
                 return {false, parked};
             }
-            // The records this lane's continuations freed, back to their pool in one push
-            // (join_stash.hpp), off the rounds' critical path. A context that defers joins has one.
+            // The records this lane's continuations freed: the latest to a lane of this sub-group for
+            // its next fork (the ring core), the rest back to their pool in one push (join_stash.hpp),
+            // off the rounds' critical path. A context that defers joins has a stash.
+            if (reserve) {
+                reserve_records(ctx, lane);
+            }
             detail::context_access::stash(ctx)->push();
             // One scan for the three sums: the continuations run (bits 0-23), those of records
             // resolved through the local tag (bits 24-47), and the lanes whose continuations staged a
@@ -306,6 +311,105 @@ template <policy P, class... Tasks> struct core_base {
                 st(mem + L.stats_at(sg) + i, counters[i]);
             }
         }
+    }
+
+    /// After a resolve step's rounds (the ring core; `reserve`): each lane's latest freed record
+    /// (record_stash::spare) goes to a lane of this sub-group that holds none reserved, for that lane's
+    /// next fork of the pool (join_view_common::take_record(ctx, ...)): a fork that finds one makes no
+    /// device access (the take_fresh RMW or a pop), and a record handed on is not pushed (no link store,
+    /// and a step whose frees are all handed on makes no release CAS, so no write-back of the front's
+    /// dirty lines). Why it is ordered: the lane that freed a record read it in its continuation, and
+    /// the lane that will open it writes it; the sub-group's next hand-off (handoff_barrier():
+    /// the pick's before any front runs, a round's before any continuation, whichever comes first) orders
+    /// those reads before those writes; whatever wrote the record before its continuation's reads
+    /// (children anywhere, with a device-scope release that the resolve step acquired) happens-before
+    /// them by HRF-indirect transitivity, and under HRF-direct that hand-off is at device scope (Sp), so
+    /// the chain is device-scope throughout, as the free list's release and acquire made it. No
+    /// barrier of its own, so a record handed on costs no synchronization at all. How many are held: at
+    /// most one a lane, records no other sub-group can take, so only when they are a quarter of the pool
+    /// at most (a pool of capacity >= 4 x the launch's lanes); at the sub-group's exit they go on the
+    /// pool's stranded list (strand_reserved).
+    CANOPY_DEVICE static void reserve_records(ctx_t& ctx, unsigned lane) {
+        constexpr unsigned none = detail::record_stash::none;
+        detail::record_stash* st = detail::context_access::stash(ctx);
+        const lane_mask gives = ballot(st->spare != none);
+        const lane_mask needs = ballot(st->reserved == none);
+        if (gives == 0 || needs == 0) {
+            return;
+        }
+        const unsigned src = lowest_lane(gives);
+        unsigned* const pool = broadcast(st->next, src);
+        unsigned* const strand = broadcast(st->stranded, src);
+        const unsigned cap = broadcast(st->capacity, src);
+        if (!detail::join_may_reserve(cap)) {
+            return;
+        }
+        const bool gives_mine = st->spare != none && st->next == pool; // one pool only
+        const lane_mask giving = ballot(gives_mine);
+        const unsigned moves = min_u(lane_count(giving), lane_count(needs));
+        if (moves == 0) {
+            return;
+        }
+        const lane_mask below = (lane_mask{1} << lane) - 1u;
+        const unsigned rank = lane_count(needs & below); // among the lanes that need one
+        const bool takes = st->reserved == none && rank < moves;
+        const unsigned from = takes ? nth_lane(giving, rank) : lane;
+        const unsigned idx = shuffle(st->spare, from);
+        unsigned long long* const stack = shuffle(st->stack, from);
+        if (takes) {
+            st->reserve(idx, pool, stack, strand, cap);
+        }
+        if (gives_mine && lane_count(giving & below) < moves) {
+            st->spare = none; // handed on: not pushed
+        }
+        // No barrier here: the takers' forks come after the next hand-off of this sub-group (the
+        // pick's before a front's dispatch, a round's before a continuation), which orders the
+        // givers' reads before them (the header above).
+    }
+    /// At the sub-group's exit (the ring core): the records its lanes still hold reserved
+    /// (reserve_records) go on their pool's stranded list, which the host counts as free: the run is
+    /// over, so no fork will take them, and reset() makes every record fresh again before the next run.
+    /// One relaxed device-scope RMW a sub-group (a count the host reads after the kernel, as it reads
+    /// the plain index stores) instead of a push a lane: fib(16) on hrf8 (seed 1) ends with 627 of its
+    /// 2,048 lanes holding one, against 1,596 forks in all. What does not fit (another pool's) is pushed.
+    CANOPY_DEVICE static void strand_reserved(ctx_t& ctx, unsigned lane) {
+        if constexpr (!ctx_t::defers_joins) {
+            (void)ctx;
+            (void)lane;
+        } else {
+            constexpr unsigned none = detail::record_stash::none;
+            detail::record_stash* rs = detail::context_access::stash(ctx);
+            const lane_mask holds = ballot(rs->reserved != none);
+            if (holds == 0) {
+                return;
+            }
+            const unsigned src = lowest_lane(holds);
+            unsigned* const strand = broadcast(rs->reserved_stranded, src);
+            const unsigned room = broadcast(rs->reserved_capacity, src) / 4;
+            const bool mine = rs->reserved != none && rs->reserved_stranded == strand;
+            const lane_mask m = ballot(mine);
+            unsigned base = 0;
+            if (lane == src) {
+                base = atomic_ref<unsigned, scope::device>(*strand).fetch_add(lane_count(m),
+                                                                              std::memory_order_relaxed);
+            }
+            base = broadcast(base, src);
+            const unsigned at = base + lane_count(m & ((lane_mask{1} << lane) - 1u));
+            if (mine && at < room) {
+                st(&strand[1 + at], rs->reserved); // read by the host after the kernel
+                rs->reserved = none;
+            }
+            rs->give_back_reserved();
+        }
+    }
+    CANOPY_DEVICE static unsigned min_u(unsigned a, unsigned b) { return a < b ? a : b; }
+    /// The lowest lane set in m (m != 0), and the lane of m's (k + 1)-th set bit (k < lanes set in m).
+    CANOPY_DEVICE static unsigned lowest_lane(lane_mask m) { return lane_count((m & (~m + 1u)) - 1u); }
+    CANOPY_DEVICE static unsigned nth_lane(lane_mask m, unsigned k) {
+        for (unsigned i = 0; i < k; ++i) {
+            m &= m - 1u;
+        }
+        return lowest_lane(m);
     }
 
     /// A hand-off of memory between the lanes of this sub-group at the private scope Sp: a release fence,

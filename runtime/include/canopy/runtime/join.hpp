@@ -135,6 +135,9 @@ struct join_free_list {
     unsigned long long* fresh;
     unsigned mask; // stripes - 1 (join_stripes_for: a power of two)
     unsigned capacity;
+    // Records still reserved for a lane's next fork when its sub-group's run ended (core_base's
+    // reserve_records): [count, indices...], capacity / 4 of them at most; the host counts them free.
+    unsigned* stranded;
 
     /// A free record, from the caller's stripe first (join_root: every stripe was empty). A stripe's
     /// never-used records first (take_fresh: no acquire), then its stack.
@@ -197,21 +200,30 @@ class join_free_store {
   public:
     explicit join_free_store(unsigned capacity)
         : capacity_(capacity), stripes_(join_stripes_for(capacity)), head_(stripes_), next_(capacity),
-          fresh_(stripes_) {}
+          fresh_(stripes_), stranded_(1 + capacity / 4) {}
 
     join_free_list view() const {
-        return {head_.data(), next_.data(), fresh_.data(), stripes_ - 1, capacity_};
+        return {head_.data(), next_.data(), fresh_.data(), stripes_ - 1, capacity_, stranded_.data()};
     }
 
     /// Every record free and never used: the stacks empty, every stripe's fresh count 0 (stripe s
     /// hands out s, s + stripes, ...; take_fresh).
     void reset() {
         fresh_.fill_zero();
+        stranded_.fill_zero();
         head_.upload(std::vector<unsigned long long>(stripes_, join_root));
     }
 
-    /// Free records after a run, on the host: each stripe's records not yet handed out, plus the
-    /// records on its stack.
+    /// Records on the stranded list after a run (join_free_list::stranded).
+    unsigned stranded() const {
+        unsigned n = 0;
+        stranded_.download(&n, 1);
+        return n < capacity_ / 4 ? n : capacity_ / 4;
+    }
+
+    /// Free records after a run, on the host, each counted once however often it appears: each
+    /// stripe's records not yet handed out, the records on its stack, and the stranded ones. Distinct,
+    /// so that a record freed twice cannot stand in for one that was never freed.
     unsigned count() const {
         std::vector<unsigned> nx(capacity_);
         next_.download(nx.data(), capacity_);
@@ -219,12 +231,29 @@ class join_free_store {
         head_.download(h.data(), stripes_);
         std::vector<unsigned long long> f(stripes_);
         fresh_.download(f.data(), stripes_);
+        std::vector<unsigned> st(1 + capacity_ / 4);
+        stranded_.download(st.data(), st.size());
+        std::vector<bool> seen(capacity_, false);
         unsigned n = 0;
-        for (unsigned s = 0; s < stripes_; ++s) {
-            const unsigned in_stripe = s < capacity_ ? (capacity_ - s + stripes_ - 1) / stripes_ : 0;
-            n += in_stripe - (f[s] < in_stripe ? static_cast<unsigned>(f[s]) : in_stripe);
-            for (unsigned i = static_cast<unsigned>(h[s]); i != join_root && n <= capacity_; i = nx[i]) {
+        const auto mark = [&](unsigned i) {
+            if (i < capacity_ && !seen[i]) {
+                seen[i] = true;
                 ++n;
+            }
+        };
+        for (unsigned k = 0; k < stranded(); ++k) {
+            mark(st[1 + k]);
+        }
+        for (unsigned s = 0; s < stripes_; ++s) {
+            // Stripe s hands out s, s + stripes, ...: the first f[s] are taken.
+            for (unsigned long long i = s + stripes_ * f[s]; f[s] < capacity_ && i < capacity_;
+                 i += stripes_) {
+                mark(static_cast<unsigned>(i));
+            }
+            unsigned steps = 0; // a cycle on a corrupt stack ends the walk
+            for (unsigned i = static_cast<unsigned>(h[s]);
+                 i != join_root && i < capacity_ && steps <= capacity_; i = nx[i], ++steps) {
+                mark(i);
             }
         }
         return n;
@@ -235,6 +264,7 @@ class join_free_store {
     device_buffer<unsigned long long> head_;
     device_buffer<unsigned> next_;
     device_buffer<unsigned long long> fresh_;
+    device_buffer<unsigned> stranded_;
 };
 /// What both pool kinds' device views share: the free list, the run's two words and fork's failure
 /// path (join_view, join_sum_view).
@@ -278,6 +308,28 @@ struct join_view_common {
         return idx;
     }
 
+    /// take_record for a fork that passed its context: the record a resolve step reserved for this
+    /// lane, when it is of this pool (core_base::reserve_records: no device access, and no order needed
+    /// here, since the lane that freed it handed it over through a sub-group barrier), else a free one.
+    template <class Ctx> CANOPY_DEVICE unsigned take_record(Ctx& ctx, bool width_ok) const {
+        if (width_ok) {
+            if (const unsigned idx = take_reserved(ctx); idx != join_root) {
+                opened();
+                return idx;
+            }
+        }
+        return take_record(width_ok);
+    }
+    template <class Ctx> CANOPY_DEVICE unsigned take_reserved(Ctx& ctx) const {
+        record_stash* st = context_access::stash(ctx);
+        if (st == nullptr || st->reserved == join_root || st->reserved_pool != free.next) {
+            return join_root;
+        }
+        const unsigned idx = st->reserved;
+        st->reserved = join_root;
+        return idx;
+    }
+
     /// fork_or_inline's record: a free one, or join_root when the pool is empty, counted and not a
     /// failure (relaxed device-scope RMW: a count the host reads after the run); the caller then runs
     /// the subproblem inline. The width was checked by the caller.
@@ -303,7 +355,8 @@ struct join_view_common {
     template <class Ctx> CANOPY_DEVICE void free_record(Ctx& ctx, unsigned idx, bool inline_run) const {
         closed();
         record_stash* st = context_access::stash(ctx);
-        if (!inline_run || st == nullptr || !st->put(free.next, free.home(), idx)) {
+        if (!inline_run || st == nullptr ||
+            !st->put(free.next, free.home(), idx, free.capacity, free.stranded)) {
             free.give(idx);
         }
     }
@@ -331,6 +384,11 @@ class join_pool_common {
         words_.download(w, 3);
         return w[2];
     }
+    /// Records that lanes held reserved for their next forks when the last run ended (core_base's
+    /// reserve_records: a record freed in a sub-group, handed to a lane of it), since the last reset():
+    /// counted free by free_records(). 0 on the locked core, and when the pool is smaller than 4 records
+    /// per lane of the launch.
+    unsigned stranded_records() const { return free_.stranded(); }
     /// Counts the records open at once in the runs that follow (two relaxed device-scope RMWs per fork,
     /// one per free: off by default, so that a measured run pays nothing); peak_open() reads the most.
     void track_peak(bool on) { track_ = on; }
@@ -431,7 +489,7 @@ template <class R, unsigned K = 8> struct join_view {
     /// the ring core resolves it with no device-scope atomic (join_continuation.hpp, "Records that stay
     /// in their sub-group"); the same as fork(n, to) otherwise.
     template <class Ctx> CANOPY_DEVICE join_record fork(Ctx& ctx, unsigned n, join_slot to) const {
-        return open(common.take_record(n != 0 && n <= K), n, to, detail::context_access::local_tag(ctx));
+        return open(common.take_record(ctx, n != 0 && n <= K), n, to, detail::context_access::local_tag(ctx));
     }
 
     /// fork(n, to), except that an empty pool does not fail the run: `run_inline()` returns what the
@@ -444,8 +502,13 @@ template <class R, unsigned K = 8> struct join_view {
         if (n == 0 || n > K) {
             return fork(n, to);
         }
-        const join_record r =
-            open(common.take_record_or_count(), n, to, detail::context_access::local_tag(ctx));
+        unsigned idx = common.take_reserved(ctx);
+        if (idx != join_root) {
+            common.opened();
+        } else {
+            idx = common.take_record_or_count();
+        }
+        const join_record r = open(idx, n, to, detail::context_access::local_tag(ctx));
         if (!r.valid()) {
             complete<Cont>(ctx, to, run_inline());
         }

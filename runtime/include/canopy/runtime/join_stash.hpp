@@ -22,6 +22,7 @@
 #pragma once
 
 #include "canopy/platform/atomic.hpp"
+#include "canopy/platform/ids.hpp"
 
 namespace canopy::runtime::detail {
 
@@ -46,16 +47,36 @@ CANOPY_DEVICE inline unsigned long long push_free_records(unsigned long long& st
     }
 }
 
+/// Whether lanes may hold records of a pool of `capacity` for their next forks (core_base's
+/// reserve_records): records no other sub-group can take, at most one a lane, so only while they are a
+/// quarter of the pool at most (and the pool's stranded list, capacity / 4, holds every one at the end).
+CANOPY_DEVICE inline bool join_may_reserve(unsigned capacity) {
+    return static_cast<unsigned long long>(capacity) >= 4ull * grid_dim() * block_dim();
+}
+
 /// The records a lane's inline continuations freed during one resolve step (core_base::resolve_joins),
-/// all of one pool (`next`: its link array; `stack`: the lane's stripe), chained first -> ... -> last
-/// as they are freed and pushed back in one CAS after the step's rounds, instead of one push inside
-/// each round.
+/// all of one pool (`next`: its link array; `stack`: the lane's stripe): the latest in `spare`, the
+/// earlier ones chained first -> ... -> last as they are freed. After the step's rounds the ring core
+/// hands spares to lanes of its sub-group that hold no reserved record (`reserved`: the record the
+/// lane's next fork takes, with no device access at either end; core_base::reserve_records), and the
+/// rest goes back to the pool in one CAS, instead of one push inside each round.
 struct record_stash {
     static constexpr unsigned none = 0xffffffffu; // join.hpp's join_root
     unsigned* next = nullptr;
     unsigned long long* stack = nullptr;
     unsigned first = none;
     unsigned last = none;
+    unsigned spare = none;        // the latest record freed, kept out of the chain so it may be handed on
+    unsigned capacity = 0;        // the pool's (put): how many records may be held by lanes at once
+    unsigned* stranded = nullptr; // the pool's (put): join_free_list::stranded
+    // A record handed to this lane by a resolve step (its pool's link array and a stripe to return it
+    // to): its next fork of that pool takes it (join_view_common::take_record(ctx, ...)); what is
+    // left at the sub-group's exit goes back to the pool (give_back_reserved).
+    unsigned reserved = none;
+    unsigned* reserved_pool = nullptr;
+    unsigned long long* reserved_stack = nullptr;
+    unsigned* reserved_stranded = nullptr;
+    unsigned reserved_capacity = 0;
     // The head this lane's last push wrote, and on which stack (kept across resolve steps): the lane's
     // stripe is mostly its own (join.hpp: a stripe per dozen resident lanes, pops rare while
     // never-used records last), so the next push's CAS usually expects it right and needs no load
@@ -64,35 +85,70 @@ struct record_stash {
     unsigned long long* pushed_to = nullptr;
     unsigned long long pushed = 0;
 
-    /// Chains record idx of the pool (`pool`, this lane's stripe `to`) until push(); false when the
-    /// chain holds another pool's records: the caller frees it at once.
-    CANOPY_DEVICE bool put(unsigned* pool, unsigned long long* to, unsigned idx) {
-        if (first != none && next != pool) {
+    /// Keeps record idx of the pool (`pool`, of `cap` records; this lane's stripe `to`) until the step
+    /// ends; false when the stash holds another pool's records: the caller frees it at once.
+    CANOPY_DEVICE bool put(unsigned* pool, unsigned long long* to, unsigned idx, unsigned cap,
+                           unsigned* strand) {
+        if ((spare != none || first != none) && next != pool) {
             return false;
         }
-        if (first == none) {
+        if (spare == none && first == none) {
             next = pool;
             stack = to;
-            last = idx;
+            capacity = cap;
+            stranded = strand;
         } else {
-            // Relaxed, as every `next` store (join.hpp: a slow pop may read the link of a record it saw
-            // on a stack in an earlier life); push()'s release CAS publishes it. Stored now, in the
-            // round, where a lane that is not the round's slowest has time to spare, rather than in
-            // push(), where every lane waits for the slowest.
-            atomic_ref<unsigned, scope::device>(pool[idx]).store(first, std::memory_order_relaxed);
+            chain(spare);
         }
-        first = idx;
+        spare = idx;
         return true;
     }
 
-    /// The chain back to its pool, in one push (a release CAS: the lane's reads of every record in it
-    /// happen-before their next owners' writes).
+    /// Every record kept back to its pool, in one push (a release CAS: the lane's reads of every record
+    /// in it happen-before their next owners' writes).
     CANOPY_DEVICE void push() {
+        if (spare != none) {
+            chain(spare);
+            spare = none;
+        }
         if (first != none) {
             pushed = push_free_records(*stack, next, first, last, pushed_to == stack ? &pushed : nullptr);
             pushed_to = stack;
             first = last = none;
         }
+    }
+
+    /// Reserves record idx of a pool (its link array, a stripe, its stranded list and capacity) for
+    /// this lane's next fork.
+    CANOPY_DEVICE void reserve(unsigned idx, unsigned* pool, unsigned long long* to, unsigned* strand,
+                               unsigned cap) {
+        reserved = idx;
+        reserved_pool = pool;
+        reserved_stack = to;
+        reserved_stranded = strand;
+        reserved_capacity = cap;
+    }
+
+    /// The reserved record back to its pool (the sub-group's exit: no fork of this lane will take it).
+    CANOPY_DEVICE void give_back_reserved() {
+        if (reserved != none) {
+            (void)push_free_records(*reserved_stack, reserved_pool, reserved, reserved);
+            reserved = none;
+        }
+    }
+
+  private:
+    /// Adds idx to the chain. The link is relaxed, as every `next` store (join.hpp: a slow pop may read
+    /// the link of a record it saw on a stack in an earlier life); push()'s release CAS publishes it.
+    /// Stored in the round, where a lane that is not the round's slowest has time to spare, rather than
+    /// in push(), where every lane waits for the slowest.
+    CANOPY_DEVICE void chain(unsigned idx) {
+        if (first == none) {
+            last = idx;
+        } else {
+            atomic_ref<unsigned, scope::device>(next[idx]).store(first, std::memory_order_relaxed);
+        }
+        first = idx;
     }
 };
 

@@ -975,7 +975,8 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                     detail::context_access::clear_staged(ctx);
                     // The tag after this front's moves (share, spills): what its records are checked by.
                     detail::context_access::set_local_tag(ctx, s.local_tag);
-                    const auto step = this->resolve_joins(ctx, lane, leader, s.counters, s.tail != s.head);
+                    const auto step =
+                        this->resolve_joins(ctx, lane, leader, s.counters, s.tail != s.head, true);
                     // The tasks kept counted to retire now: this front's, unless it is the one kept
                     // for completions parked from now on; and the one kept for parked completions, once
                     // none is left. (Parked only while the private ring holds a front: the next front's
@@ -1005,6 +1006,9 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
             }
         }
 
+        // The records resolve steps reserved for forks that never came, back to their pool: the run is
+        // over (core_base::reserve_records).
+        this->strand_reserved(ctx, lane);
         if (leader) {
             write_stats(sg, s.counters);
         }
