@@ -330,41 +330,48 @@ template <policy P, class... Tasks> struct core_base {
     /// at most (a pool of capacity >= 4 x the launch's lanes); at the sub-group's exit they go on the
     /// pool's stranded list (strand_reserved).
     CANOPY_DEVICE static void reserve_records(ctx_t& ctx, unsigned lane) {
-        constexpr unsigned none = detail::record_stash::none;
-        detail::record_stash* st = detail::context_access::stash(ctx);
-        const lane_mask gives = ballot(st->spare != none);
-        const lane_mask needs = ballot(st->reserved == none);
-        if (gives == 0 || needs == 0) {
-            return;
+        if constexpr (traits::steal_rsp) {
+            // Not under steal-rsp: measured slower with it (timed hrf8 fib(16), seeds 1-10: 476,628
+            // cycles without, 510,142 with; docs/runtime.md), with no gain elsewhere to set against it.
+            (void)ctx;
+            (void)lane;
+        } else {
+            constexpr unsigned none = detail::record_stash::none;
+            detail::record_stash* st = detail::context_access::stash(ctx);
+            const lane_mask gives = ballot(st->spare != none);
+            const lane_mask needs = ballot(st->reserved == none);
+            if (gives == 0 || needs == 0) {
+                return;
+            }
+            const unsigned src = lowest_lane(gives);
+            unsigned* const pool = broadcast(st->next, src);
+            unsigned* const strand = broadcast(st->stranded, src);
+            const unsigned cap = broadcast(st->capacity, src);
+            if (!detail::join_may_reserve(cap)) {
+                return;
+            }
+            const bool gives_mine = st->spare != none && st->next == pool; // one pool only
+            const lane_mask giving = ballot(gives_mine);
+            const unsigned moves = min_u(lane_count(giving), lane_count(needs));
+            if (moves == 0) {
+                return;
+            }
+            const lane_mask below = (lane_mask{1} << lane) - 1u;
+            const unsigned rank = lane_count(needs & below); // among the lanes that need one
+            const bool takes = st->reserved == none && rank < moves;
+            const unsigned from = takes ? nth_lane(giving, rank) : lane;
+            const unsigned idx = shuffle(st->spare, from);
+            unsigned long long* const stack = shuffle(st->stack, from);
+            if (takes) {
+                st->reserve(idx, pool, stack, strand, cap);
+            }
+            if (gives_mine && lane_count(giving & below) < moves) {
+                st->spare = none; // handed on: not pushed
+            }
+            // No barrier here: the takers' forks come after the next hand-off of this sub-group (the
+            // pick's before a front's dispatch, a round's before a continuation), which orders the
+            // givers' reads before them (the header above).
         }
-        const unsigned src = lowest_lane(gives);
-        unsigned* const pool = broadcast(st->next, src);
-        unsigned* const strand = broadcast(st->stranded, src);
-        const unsigned cap = broadcast(st->capacity, src);
-        if (!detail::join_may_reserve(cap)) {
-            return;
-        }
-        const bool gives_mine = st->spare != none && st->next == pool; // one pool only
-        const lane_mask giving = ballot(gives_mine);
-        const unsigned moves = min_u(lane_count(giving), lane_count(needs));
-        if (moves == 0) {
-            return;
-        }
-        const lane_mask below = (lane_mask{1} << lane) - 1u;
-        const unsigned rank = lane_count(needs & below); // among the lanes that need one
-        const bool takes = st->reserved == none && rank < moves;
-        const unsigned from = takes ? nth_lane(giving, rank) : lane;
-        const unsigned idx = shuffle(st->spare, from);
-        unsigned long long* const stack = shuffle(st->stack, from);
-        if (takes) {
-            st->reserve(idx, pool, stack, strand, cap);
-        }
-        if (gives_mine && lane_count(giving & below) < moves) {
-            st->spare = none; // handed on: not pushed
-        }
-        // No barrier here: the takers' forks come after the next hand-off of this sub-group (the
-        // pick's before a front's dispatch, a round's before a continuation), which orders the
-        // givers' reads before them (the header above).
     }
     /// At the sub-group's exit (the ring core): the records its lanes still hold reserved
     /// (reserve_records) go on their pool's stranded list, which the host counts as free: the run is

@@ -386,8 +386,8 @@ class join_pool_common {
     }
     /// Records that lanes held reserved for their next forks when the last run ended (core_base's
     /// reserve_records: a record freed in a sub-group, handed to a lane of it), since the last reset():
-    /// counted free by free_records(). 0 on the locked core, and when the pool is smaller than 4 records
-    /// per lane of the launch.
+    /// counted free by free_records(). 0 on the locked core, under steal-rsp, and when the pool is
+    /// smaller than 4 records per lane of the launch.
     unsigned stranded_records() const { return free_.stranded(); }
     /// Counts the records open at once in the runs that follow (two relaxed device-scope RMWs per fork,
     /// one per free: off by default, so that a measured run pays nothing); peak_open() reads the most.
