@@ -201,7 +201,7 @@ template <policy P, class... Tasks> struct core_base {
                 const bool head = key != 0 && (lane == 0 || below != key);
                 // A segment ends before the next lane that deferred nothing or heads its own.
                 const lane_mask ends = ballot(key == 0 || head) & ~((lane_mask{2} << lane) - 1);
-                const unsigned end = ends != 0 ? lane_count((ends & (~ends + 1)) - 1) : subgroup_size();
+                const unsigned end = ends != 0 ? lowest_lane(ends) : subgroup_size();
                 bool resolved = false;
                 unsigned n = 0;   // the record's child count, once resolved
                 bool own = false; // the record is the sub-group's own (its tag is `local`)
@@ -356,7 +356,7 @@ template <policy P, class... Tasks> struct core_base {
             if (moves == 0) {
                 return;
             }
-            const lane_mask below = (lane_mask{1} << lane) - 1u;
+            const lane_mask below = lanes_below(lane);
             const unsigned rank = lane_count(needs & below); // among the lanes that need one
             const bool takes = st->reserved == none && rank < moves;
             const unsigned from = takes ? nth_lane(giving, rank) : lane;
@@ -401,7 +401,7 @@ template <policy P, class... Tasks> struct core_base {
                                                                               std::memory_order_relaxed);
             }
             base = broadcast(base, src);
-            const unsigned at = base + lane_count(m & ((lane_mask{1} << lane) - 1u));
+            const unsigned at = base + lane_count(m & lanes_below(lane));
             if (mine && at < room) {
                 st(&strand[1 + at], rs->reserved); // read by the host after the kernel
                 rs->reserved = none;
@@ -412,6 +412,8 @@ template <policy P, class... Tasks> struct core_base {
     CANOPY_DEVICE static unsigned min_u(unsigned a, unsigned b) { return a < b ? a : b; }
     /// The lowest lane set in m (m != 0), and the lane of m's (k + 1)-th set bit (k < lanes set in m).
     CANOPY_DEVICE static unsigned lowest_lane(lane_mask m) { return lane_count((m & (~m + 1u)) - 1u); }
+    /// The lanes below `lane`, as a mask.
+    CANOPY_DEVICE static lane_mask lanes_below(unsigned lane) { return (lane_mask{1} << lane) - 1u; }
     CANOPY_DEVICE static unsigned nth_lane(lane_mask m, unsigned k) {
         for (unsigned i = 0; i < k; ++i) {
             m &= m - 1u;

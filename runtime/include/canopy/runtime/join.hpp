@@ -241,7 +241,8 @@ class join_free_store {
                 ++n;
             }
         };
-        for (unsigned k = 0; k < stranded(); ++k) {
+        const unsigned held = st[0] < capacity_ / 4 ? st[0] : capacity_ / 4; // as stranded()
+        for (unsigned k = 0; k < held; ++k) {
             mark(st[1 + k]);
         }
         for (unsigned s = 0; s < stripes_; ++s) {
@@ -310,7 +311,8 @@ struct join_view_common {
 
     /// take_record for a fork that passed its context: the record a resolve step reserved for this
     /// lane, when it is of this pool (core_base::reserve_records: no device access, and no order needed
-    /// here, since the lane that freed it handed it over through a sub-group barrier), else a free one.
+    /// here, since the sub-group's hand-off before this task ran ordered the freeing lane's reads
+    /// before it), else a free one.
     template <class Ctx> CANOPY_DEVICE unsigned take_record(Ctx& ctx, bool width_ok) const {
         if (width_ok) {
             if (const unsigned idx = take_reserved(ctx); idx != join_root) {
@@ -328,6 +330,15 @@ struct join_view_common {
         const unsigned idx = st->reserved;
         st->reserved = join_root;
         return idx;
+    }
+
+    /// take_record_or_count for a fork that passed its context: the lane's reserved record first.
+    template <class Ctx> CANOPY_DEVICE unsigned take_record_or_count(Ctx& ctx) const {
+        if (const unsigned idx = take_reserved(ctx); idx != join_root) {
+            opened();
+            return idx;
+        }
+        return take_record_or_count();
     }
 
     /// fork_or_inline's record: a free one, or join_root when the pool is empty, counted and not a
@@ -502,13 +513,8 @@ template <class R, unsigned K = 8> struct join_view {
         if (n == 0 || n > K) {
             return fork(n, to);
         }
-        unsigned idx = common.take_reserved(ctx);
-        if (idx != join_root) {
-            common.opened();
-        } else {
-            idx = common.take_record_or_count();
-        }
-        const join_record r = open(idx, n, to, detail::context_access::local_tag(ctx));
+        const join_record r =
+            open(common.take_record_or_count(ctx), n, to, detail::context_access::local_tag(ctx));
         if (!r.valid()) {
             complete<Cont>(ctx, to, run_inline());
         }
