@@ -545,6 +545,32 @@ TEST(Join, TooWideAForkIsReported) {
 TEST(Join, BadCapacityIsAUsageError) {
     EXPECT_THROW((rt::join_pool<result_t, 2>(0)), canopy::error);
     EXPECT_THROW(rt::join_sum_pool(0), canopy::error);
+    // One record more than a join_slot can name: refused before any device memory is allocated,
+    // naming the limit.
+    try {
+        rt::join_sum_pool too_many(rt::join_max_records + 1u);
+        ADD_FAILURE() << "a pool of join_max_records + 1 records was accepted";
+    } catch (const canopy::error& e) {
+        EXPECT_NE(std::string(e.what()).find(std::to_string(rt::join_max_records)), std::string::npos)
+            << e.what();
+    }
+}
+
+// A join_slot is one payload word that names its record and slot for every record a pool can hold,
+// and no slot of any record is the root's.
+TEST(Join, ASlotIsOneWordNamingItsRecordAndSlot) {
+    static_assert(sizeof(rt::join_slot) == 4, "a join_slot costs a payload one word");
+    EXPECT_TRUE(rt::join_root_slot.root());
+    EXPECT_EQ(rt::join_root_slot.record(), rt::join_root);
+    const unsigned last_slot = (1u << rt::join_slot_bits) - 1u;
+    for (const unsigned idx : {0u, 1u, 12345u, rt::join_max_records - 1u}) {
+        for (const unsigned i : {0u, 1u, last_slot}) {
+            const rt::join_slot to = rt::join_record{idx}.slot(i);
+            EXPECT_FALSE(to.root()) << idx << " " << i;
+            EXPECT_EQ(to.record(), idx);
+            EXPECT_EQ(to.slot(), i);
+        }
+    }
 }
 
 // fib(20) by summing joins: 6,764 records forked and freed (examples/nqueens runs summing joins in

@@ -89,36 +89,52 @@ inline constexpr unsigned join_stripes_for(unsigned capacity) {
     return s;
 }
 
-/// Where a result goes: slot `slot` of record `record` (join_root: the run's result). A payload member
+/// A join_slot's low bits name the slot of its record: a record joins at most 2^6 = 64 children.
+inline constexpr unsigned join_slot_bits = 6;
+/// The most records a pool holds: a join_slot names its record in the other 26 bits, and the all-ones
+/// word is the root's.
+inline constexpr unsigned join_max_records = (1u << (32 - join_slot_bits)) - 1u;
+
+/// Where a result goes: slot slot() of record record() (join_root: the run's result), in one 32-bit
+/// word, record << join_slot_bits | slot. One word and not two: it rides in every child's payload, and
+/// each payload word is a load per lane when a front is read and a load and a store per task when a
+/// front is shared (timed hrf8, fib(16) by joins over seeds 1-5, whose payload it takes from 3 words
+/// to 2: hrf-indirect 98,983 -> 90,749 cycles, steal-emulated 376,423 -> 281,950). A payload member
 /// (no default member initializers: payloads are trivial, copied as words).
 struct join_slot {
-    unsigned record;
-    unsigned slot;
+    unsigned word;
+    CANOPY_HOST_DEVICE constexpr bool root() const { return word == join_root; }
+    CANOPY_HOST_DEVICE constexpr unsigned record() const {
+        return word == join_root ? join_root : word >> join_slot_bits;
+    }
+    CANOPY_HOST_DEVICE constexpr unsigned slot() const { return word & ((1u << join_slot_bits) - 1u); }
 };
 
 /// The root task's slot: completing it stores the run's result (join_pool::result()).
-inline constexpr join_slot join_root_slot{join_root, 0};
+inline constexpr join_slot join_root_slot{join_root};
 
 /// A record fork() returned; invalid when the pool was empty or n was more than K (reported).
 struct join_record {
     unsigned index;
     CANOPY_HOST_DEVICE bool valid() const { return index != join_root; }
-    CANOPY_HOST_DEVICE join_slot slot(unsigned i) const { return {index, i}; }
+    CANOPY_HOST_DEVICE join_slot slot(unsigned i) const { return {index << join_slot_bits | i}; }
 };
 
-/// What a continuation takes from its record: the children's results, how many, and where its own
-/// result goes.
+/// What a continuation takes from its record: the children's results, how many, where its own result
+/// goes, and the mark its fork gave the record (fork's last argument; 0 by default).
 template <class R, unsigned K> struct join_results {
     R value[K];
     unsigned n;
     join_slot to;
+    unsigned mark;
 };
 
-/// What take(p, visit) returns beside the results it visits: how many, and where the continuation's
-/// own result goes.
+/// What take(p, visit) returns beside the results it visits: how many, where the continuation's own
+/// result goes, and the record's mark.
 struct join_taken {
     unsigned n;
     join_slot to;
+    unsigned mark;
 };
 
 namespace detail {
@@ -455,9 +471,10 @@ class join_pool_common {
 
   private:
     static unsigned check(unsigned capacity) {
-        if (capacity == 0 || capacity >= join_root) {
-            throw error("canopy::runtime: a join pool holds 1 to 2^32 - 2 records (asked for " +
-                        std::to_string(capacity) + ")");
+        if (capacity == 0 || capacity > join_max_records) {
+            throw error("canopy::runtime: a join pool holds 1 to " + std::to_string(join_max_records) +
+                        " records (a join_slot names its record in " + std::to_string(32 - join_slot_bits) +
+                        " bits; asked for " + std::to_string(capacity) + ")");
         }
         return capacity;
     }
@@ -478,29 +495,33 @@ template <class R, unsigned K = 8> struct join_view {
     static_assert(sizeof(R) % 4 == 0 && alignof(R) >= 4,
                   "join results move as 4-byte words: use a type of whole, aligned words (pad a struct)");
     static_assert(K >= 1, "a record joins at least one child");
-    static_assert(K <= detail::join_count_mask, "a record's count word holds up to 65,535 children");
+    static_assert(K <= (1u << join_slot_bits),
+                  "a record joins at most 64 children (join_slot_bits): fork a tree of joins for more");
 
     detail::join_view_common common; // the free list, the run's words, fork's failure path
     unsigned* pending;               // per record: children not finished
-    // Per record: [to.record | to.slot << 32, n], 8-byte words: the continuation reads its `to` in one
-    // access (after the acquire that invalidated the L1, each access is a miss on the scoped model).
-    // Not one word for all three: to.slot is the user's 32 bits (UTS keeps a flag in its top bit).
+    // Per record: [to | mark << 32, n | tag << 16], 8-byte words: the continuation reads its `to` and
+    // mark in one access (after the acquire that invalidated the L1, each access is a miss on the
+    // scoped model). The mark is the user's 32 bits (UTS marks a node's own record).
     unsigned long long* meta;
     R* slots;      // per record: K results
     R* root_value; // the run's result
 
-    /// Takes a record for n children whose joint result goes to `to` (a task's own slot, passed on).
-    /// An empty pool or n > K is recorded and returns an invalid record: return without spawning.
-    CANOPY_DEVICE join_record fork(unsigned n, join_slot to) const {
-        return open(common.take_record(n != 0 && n <= K), n, to, 0);
+    /// Takes a record for n children whose joint result goes to `to` (a task's own slot, passed on);
+    /// `mark`, 32 bits of the caller's, comes back with the continuation's take. An empty pool or n > K
+    /// is recorded and returns an invalid record: return without spawning.
+    CANOPY_DEVICE join_record fork(unsigned n, join_slot to, unsigned mark = 0) const {
+        return open(common.take_record(n != 0 && n <= K), n, to, 0, mark);
     }
 
     /// fork(n, to), from a task that passes its context: the fork to use. When every child of the
     /// record runs in this sub-group (none moves out of its private ring before the record resolves),
     /// the ring core resolves it with no device-scope atomic (join_continuation.hpp, "Records that stay
     /// in their sub-group"); the same as fork(n, to) otherwise.
-    template <class Ctx> CANOPY_DEVICE join_record fork(Ctx& ctx, unsigned n, join_slot to) const {
-        return open(common.take_record(ctx, n != 0 && n <= K), n, to, detail::context_access::local_tag(ctx));
+    template <class Ctx>
+    CANOPY_DEVICE join_record fork(Ctx& ctx, unsigned n, join_slot to, unsigned mark = 0) const {
+        return open(common.take_record(ctx, n != 0 && n <= K), n, to, detail::context_access::local_tag(ctx),
+                    mark);
     }
 
     /// fork(n, to), except that an empty pool does not fail the run: `run_inline()` returns what the
@@ -514,7 +535,7 @@ template <class R, unsigned K = 8> struct join_view {
             return fork(n, to);
         }
         const join_record r =
-            open(common.take_record_or_count(ctx), n, to, detail::context_access::local_tag(ctx));
+            open(common.take_record_or_count(ctx), n, to, detail::context_access::local_tag(ctx), 0);
         if (!r.valid()) {
             complete<Cont>(ctx, to, run_inline());
         }
@@ -527,29 +548,28 @@ template <class R, unsigned K = 8> struct join_view {
     /// Cont, decrements here, and the last child spawns Cont (payload: join_payload). Nothing of the
     /// record is read after the RMW.
     template <class Cont, class Ctx> CANOPY_DEVICE void complete(Ctx& ctx, join_slot to, const R& v) const {
-        if (to.record == join_root) {
+        if (to.root()) {
             st_value(root_value, v);
             common.root_completed();
             return;
         }
-        st_value(&slots[static_cast<std::size_t>(to.record) * K + to.slot], v);
+        const unsigned rec = to.record();
+        st_value(&slots[static_cast<std::size_t>(rec) * K + to.slot()], v);
         // Deferred to the sub-group (join_continuation.hpp): its resolve step orders this slot store
         // before the combined RMW's release, or before the inline continuation that reads it.
         // Nothing of the record is read here: the resolve step reads the child count only for a segment
         // of two or more lanes (one that may hold every child), and an RMW returns it with the count.
         if constexpr (detail::is_inline_continuation<Cont>) {
-            if (detail::context_access::defer_join<Cont>(ctx, &pending[to.record], &meta[2 * to.record + 1],
-                                                         to.record)) {
+            if (detail::context_access::defer_join<Cont>(ctx, &pending[rec], &meta[2 * rec + 1], rec)) {
                 carry(ctx, to, v);
                 return;
             }
         }
         // Release at device scope: this slot store happens-before the continuation (its acquire load
         // of the count reads the end of this release sequence).
-        if ((atomic_ref<unsigned, scope::device>(pending[to.record])
-                 .fetch_sub(1u, std::memory_order_release) &
+        if ((atomic_ref<unsigned, scope::device>(pending[rec]).fetch_sub(1u, std::memory_order_release) &
              detail::join_count_mask) == 1u) {
-            ctx.template spawn<Cont>(join_payload{to.record, 0});
+            ctx.template spawn<Cont>(join_payload{rec, 0});
         }
     }
 
@@ -559,6 +579,7 @@ template <class R, unsigned K = 8> struct join_view {
         const join_taken t = take(p, [&r](unsigned i, const R& v) { r.value[i] = v; });
         r.n = t.n;
         r.to = t.to;
+        r.mark = t.mark;
         return r;
     }
 
@@ -582,6 +603,7 @@ template <class R, unsigned K = 8> struct join_view {
         const join_taken t = take(ctx, p, [&r](unsigned i, const R& v) { r.value[i] = v; });
         r.n = t.n;
         r.to = t.to;
+        r.mark = t.mark;
         return r;
     }
 
@@ -601,8 +623,8 @@ template <class R, unsigned K = 8> struct join_view {
     template <class Ctx> CANOPY_DEVICE static void carry(Ctx& ctx, join_slot to, const R& v) {
         if constexpr (carries) {
             detail::carried_result* c = detail::context_access::carried(ctx);
-            c->record = to.record;
-            c->slot = to.slot;
+            c->record = to.record();
+            c->slot = to.slot();
             __builtin_memcpy(c->words, &v, sizeof(R));
         } else {
             (void)ctx;
@@ -642,8 +664,8 @@ template <class R, unsigned K = 8> struct join_view {
         }
         join_taken t;
         const unsigned long long to = ld(&meta[2 * p.record + 0]);
-        t.to.record = static_cast<unsigned>(to);
-        t.to.slot = static_cast<unsigned>(to >> 32);
+        t.to.word = static_cast<unsigned>(to);
+        t.mark = static_cast<unsigned>(to >> 32);
         // The child count: the runtime's, when it ran this continuation inline (join_payload).
         t.n = p.ordered != 0 ? p.ordered
                              : static_cast<unsigned>(ld(&meta[2 * p.record + 1])) & detail::join_count_mask;
@@ -670,13 +692,14 @@ template <class R, unsigned K = 8> struct join_view {
     static constexpr unsigned words = static_cast<unsigned>(sizeof(R) / sizeof(word_t));
 
     /// Opens record idx (join_root: none, passed on as an invalid record) for n children of `to`, tagged
-    /// with the forking sub-group's local tag (0: none; join_continuation.hpp).
-    CANOPY_DEVICE join_record open(unsigned idx, unsigned n, join_slot to, unsigned long long tag) const {
+    /// with the forking sub-group's local tag (0: none; join_continuation.hpp) and the caller's mark.
+    CANOPY_DEVICE join_record open(unsigned idx, unsigned n, join_slot to, unsigned long long tag,
+                                   unsigned mark) const {
         if (idx == join_root) {
             return {join_root};
         }
         // Plain: read by the continuation, which every child's release orders after this (header).
-        st(&meta[2 * idx + 0], static_cast<unsigned long long>(to.slot) << 32 | to.record);
+        st(&meta[2 * idx + 0], static_cast<unsigned long long>(mark) << 32 | to.word);
         st(&meta[2 * idx + 1], static_cast<unsigned long long>(n) | tag << detail::join_tag_shift);
         // Plain, as the meta words: the runtime's hand-off of the children orders it before every
         // child's RMW (rule R1; on the scoped model a device-scope RMW in this work-group first writes

@@ -43,7 +43,7 @@ struct join_sum_result {
 struct join_sum_view {
     detail::join_view_common common; // the free list, the run's words, fork's failure path (join.hpp)
     unsigned long long* word;        // per record: pending << 32 | sum
-    unsigned long long* meta;        // per record: to.record | to.slot << 32 (one access: join.hpp's meta)
+    unsigned long long* meta;        // per record: `to` (join_slot's word)
     unsigned long long* root_value;  // the run's result
 
     /// Takes a record for n >= 1 children whose summed result goes to `to`. An empty pool (or n == 0)
@@ -75,7 +75,7 @@ struct join_sum_view {
     /// Adds one child's v to `to`'s record (any slot of it: a sum has no order); the last child spawns
     /// the continuation Cont (payload: join_payload). Nothing of the record is read after the RMW.
     template <class Cont, class Ctx> CANOPY_DEVICE void complete(Ctx& ctx, join_slot to, unsigned v) const {
-        if (to.record == join_root) {
+        if (to.root()) {
             atomic_ref<unsigned long long, scope::device>(*root_value).store(v, std::memory_order_relaxed);
             common.root_completed();
             return;
@@ -83,10 +83,11 @@ struct join_sum_view {
         // v - 2^32 modulo 2^64: adds v to the sum and one child less to the count, in one RMW. Release at
         // device scope: whatever this child wrote happens-before the continuation (its acquire load).
         const unsigned long long delta = static_cast<unsigned long long>(v) - (1ull << 32);
-        const unsigned long long old = atomic_ref<unsigned long long, scope::device>(word[to.record])
-                                           .fetch_add(delta, std::memory_order_release);
+        const unsigned rec = to.record();
+        const unsigned long long old = atomic_ref<unsigned long long, scope::device>(word[rec]).fetch_add(
+            delta, std::memory_order_release);
         if ((old >> 32) == 1u && (old & 0xffffffffull) + v < (1ull << 32)) {
-            ctx.template spawn<Cont>(join_payload{to.record, 0});
+            ctx.template spawn<Cont>(join_payload{rec, 0});
         }
     }
 
@@ -96,8 +97,7 @@ struct join_sum_view {
         const unsigned long long w =
             atomic_ref<unsigned long long, scope::device>(word[p.record]).load(std::memory_order_acquire);
         const unsigned long long to = ld(&meta[p.record]);
-        join_sum_result r{static_cast<unsigned>(w),
-                          {static_cast<unsigned>(to), static_cast<unsigned>(to >> 32)}};
+        join_sum_result r{static_cast<unsigned>(w), join_slot{static_cast<unsigned>(to)}};
         common.free_record(p.record); // after every read of the record above
         return r;
     }
@@ -109,7 +109,7 @@ struct join_sum_view {
             return {join_root};
         }
         // Plain: read by the continuation, which every child's release orders after this (join.hpp).
-        st(&meta[idx], static_cast<unsigned long long>(to.slot) << 32 | to.record);
+        st(&meta[idx], static_cast<unsigned long long>(to.word));
         // Relaxed: carried to the children by the runtime's hand-off of the children (R1).
         atomic_ref<unsigned long long, scope::device>(word[idx]).store(
             static_cast<unsigned long long>(n) << 32, std::memory_order_relaxed);

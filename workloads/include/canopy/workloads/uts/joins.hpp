@@ -93,18 +93,18 @@ struct join_node_task;
 struct join_range_task;
 struct join_subtree_sum;
 
-/// The bit of a record's `to.slot` that says the record is a node's (its continuation counts the node).
-inline constexpr unsigned node_record_bit = 1u << 31;
+/// The mark (join_view::fork's) of a node's own record: its continuation counts the node.
+inline constexpr unsigned node_record_mark = 1u;
 
 /// Forks one record for children [lo, hi) of the node (s, height) and spawns them (or ranges of them)
-/// into its slots; `to` carries node_record_bit when the record is the node's own. Returns without
-/// spawning when the pool ran out (reported after the run).
+/// into its slots; `mark` is node_record_mark when the record is the node's own, 0 for a range's.
+/// Returns without spawning when the pool ran out (reported after the run).
 template <class Ctx>
 CANOPY_DEVICE void fork_children(Ctx& ctx, const join_args& g, const std::uint32_t (&s)[5], int height,
-                                 unsigned lo, unsigned hi, runtime::join_slot to) {
+                                 unsigned lo, unsigned hi, runtime::join_slot to, unsigned mark) {
     const unsigned n = hi - lo;
     if (n <= fan_out) {
-        const runtime::join_record rec = g.j.fork(ctx, n, to);
+        const runtime::join_record rec = g.j.fork(ctx, n, to, mark);
         if (!rec.valid()) {
             return;
         }
@@ -124,7 +124,7 @@ CANOPY_DEVICE void fork_children(Ctx& ctx, const join_args& g, const std::uint32
         return;
     }
     const unsigned chunk = (n + fan_out - 1) / fan_out;
-    const runtime::join_record rec = g.j.fork(ctx, (n + chunk - 1) / chunk, to);
+    const runtime::join_record rec = g.j.fork(ctx, (n + chunk - 1) / chunk, to, mark);
     if (!rec.valid()) {
         return;
     }
@@ -161,8 +161,7 @@ struct join_node_task {
             return;
         }
         // Whether n fits one record or needs ranges, this node's record counts the node.
-        fork_children(ctx, g, x.s, x.height, 0u, static_cast<unsigned>(n),
-                      runtime::join_slot{x.to.record, x.to.slot | node_record_bit});
+        fork_children(ctx, g, x.s, x.height, 0u, static_cast<unsigned>(n), x.to, node_record_mark);
     }
 };
 
@@ -170,7 +169,7 @@ struct join_range_task {
     using payload = join_range_payload;
     join_args g;
     template <class Ctx> CANOPY_DEVICE void operator()(const join_range_payload& x, Ctx& ctx) const {
-        fork_children(ctx, g, x.s, x.height, x.lo, x.hi, x.to);
+        fork_children(ctx, g, x.s, x.height, x.lo, x.hi, x.to, 0u);
     }
 };
 
@@ -183,8 +182,7 @@ struct join_subtree_sum {
         subtree_counts c{0, 0};
         runtime::join_taken r =
             g.j.take(ctx, p, [&c](unsigned, const subtree_counts& v) { c = add_counts(c, v); });
-        if ((r.to.slot & node_record_bit) != 0) {
-            r.to.slot &= ~node_record_bit;
+        if (r.mark == node_record_mark) {
             c.nodes += 1;
         }
         g.j.complete<join_subtree_sum>(ctx, r.to, c);
