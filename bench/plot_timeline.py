@@ -27,6 +27,7 @@ PROG = "plot_timeline.py"
 CATEGORIES = [
     ("running tasks", {"run"}, "tab:green"),
     ("queue ops (pick, pack, share)", {"pick", "pack", "share"}, "tab:blue"),
+    ("resolving joins (continuations inline)", {"resolve"}, "tab:cyan"),
     ("stealing", {"steal"}, "tab:purple"),
     ("idle", {"idle"}, "tab:red"),
     ("barrier", {"barrier"}, "tab:orange"),

@@ -1,6 +1,7 @@
 // The timeline (--trace, docs/emulator.md "Timeline (--trace)"): a trace written by a real run, parsed
 // back, agrees with the run's own counters -- tasks run = the run spans' task arguments, tasks spawned =
-// the pack spans', fronts donated or shared = the share spans', fronts stolen = the steal spans' --
+// the pack spans', fronts donated or shared = the share spans', fronts stolen = the steal spans', join
+// continuations run inline = the resolve spans' --
 // and every track's spans are well nested (never overlapping otherwise), with or without aggregation.
 // Tracing must not change the run: the traced schedule's digest is the untraced one's.
 #include <algorithm>
@@ -22,6 +23,8 @@
 #include "canopy/emulator/launch.hpp"
 #include "canopy/emulator/trace.hpp"
 #include "canopy/runtime/runtime.hpp"
+#include "canopy/workloads/fib_join_tasks.hpp"
+#include "canopy/workloads/fib_tasks.hpp"
 #include "workloads.hpp"
 
 namespace {
@@ -62,7 +65,7 @@ parsed read_trace(const std::string& path) {
             const std::string name = e.at("name");
             const json& a = e.at("args");
             std::uint64_t arg = 1;
-            for (const char* k : {"tasks", "spawned", "fronts"}) {
+            for (const char* k : {"tasks", "spawned", "fronts", "continuations"}) {
                 if (a.contains(k)) {
                     arg = a.at(k);
                 }
@@ -229,6 +232,52 @@ TEST(Trace, PastTheCapSpansAreAggregatedAndStillAddUp) {
     EXPECT_GT(r.trace.meta.at("aggregated_window").get<std::uint64_t>(), 0u);
     EXPECT_LE(r.summary.events, 300u + 64u) << "at most the cap, plus the metadata";
     expect_counters_match(r);
+}
+
+// A join run's `resolve` spans: every task ran either in a front (the run spans' tasks) or inline in a
+// resolve step (their continuations), so the two sums are the run's task count; and fib(12) by joins,
+// whose every continuation a resolve step runs inline (a task completes one slot, the continuation is
+// not cooperative), runs F(13) - 1 of them, one per inner node: the closed form, not the run's counters.
+TEST(Trace, ResolveSpansCountTheContinuationsRunInline) {
+    namespace ck = canopy::workloads::checked;
+    constexpr unsigned n = 12;
+    const std::uint64_t inner = ck::fib_leaves(n) - 1; // F(13) - 1 = 232
+    for (const rt::queue_design q : {rt::queue_design::ring, rt::queue_design::locked}) {
+        for (const rt::policy pol : {rt::policy::hrf_indirect, rt::policy::steal_emulated}) {
+            const std::uint64_t seed = 1;
+            SCOPED_TRACE(std::string(rt::to_string(q)) + " core, " + rt::to_string(pol) + ", seed " +
+                         std::to_string(seed) + " (CANOPY_EMU_SEED replays it)");
+            emu::options o = canopy::test::emu_options("tiny");
+            o.memory_model = emu::memory_model_kind::scoped;
+            o.seed = seed;
+            rt::config c;
+            c.policy = pol;
+            c.queues = q;
+            c.block = 64;
+            const std::string path = temp_trace("resolve");
+            rt::stats s;
+            {
+                emu::scoped_options scoped(o);
+                const close_on_exit guard;
+                emu::trace_open(path, emu::default_trace_events);
+                rt::join_pool<unsigned long long, 2> pool(4096);
+                rt::task_set<ck::fib_join_task, ck::fib_join_sum> ts{ck::fib_join_task{pool.view(), 2},
+                                                                     ck::fib_join_sum{pool.view()}};
+                ts.seed<ck::fib_join_task>({n, rt::join_root_slot});
+                s = ts.run(c);
+                (void)emu::trace_close();
+                EXPECT_EQ(pool.result(), ck::fib_value(n));
+            }
+            const parsed p = read_trace(path);
+            std::filesystem::remove(path);
+            const std::uint64_t ran = p.arg_sum.count("run") ? p.arg_sum.at("run") : 0;
+            const std::uint64_t resolved = p.arg_sum.count("resolve") ? p.arg_sum.at("resolve") : 0;
+            EXPECT_EQ(resolved, inner) << "continuations run inline";
+            EXPECT_EQ(ran, 2 * ck::fib_leaves(n) - 1) << "fib's own tasks, in fronts";
+            EXPECT_EQ(s.total_tasks(), ran + resolved);
+            expect_well_nested(p);
+        }
+    }
 }
 
 TEST(Trace, ABadPathFailsBeforeAnyLaunch) {

@@ -159,9 +159,11 @@ template <policy P, class... Tasks> struct core_base {
     /// unresolved completion parked in its context, for the next front's step, instead of climbing on
     /// while the sub-group's next front waits. Returns (uniform) whether any continuation it ran spawned
     /// a task (or overflowed its staging: the front has a second pass to count and pack; the ring core
-    /// skips it otherwise), and whether it parked completions.
+    /// skips it otherwise), whether it parked completions, and how many continuations it ran (uniform;
+    /// a traced run's `resolve` span).
     struct resolved_step {
         bool staged, parked;
+        unsigned ran;
     };
     CANOPY_DEVICE resolved_step resolve_joins(ctx_t& ctx, unsigned lane, bool leader, unsigned* counters,
                                               bool may_park = false, bool reserve = false) const {
@@ -172,7 +174,7 @@ template <policy P, class... Tasks> struct core_base {
             (void)counters;
             (void)may_park;
             (void)reserve;
-            return {false, false};
+            return {false, false, 0};
         } else {
             // The sub-group's local tag (uniform): a record carrying it had every child run here
             // (join_continuation.hpp, "Records that stay in their sub-group"); 0: none.
@@ -257,7 +259,7 @@ template <policy P, class... Tasks> struct core_base {
                 }
             }
             if (!any_round) {
-                return {false, parked};
+                return {false, parked, 0};
             }
             // The records this lane's continuations freed: the latest to a lane of this sub-group for
             // its next fork (the ring core), the rest back to their pool in one push (join_stash.hpp),
@@ -281,7 +283,7 @@ template <policy P, class... Tasks> struct core_base {
                     static_cast<unsigned>(total) & 0xffffffu;
                 counters[c_joins_local] += static_cast<unsigned>(total >> 24) & 0xffffffu;
             }
-            return {(total >> 48) != 0, parked};
+            return {(total >> 48) != 0, parked, static_cast<unsigned>(total) & 0xffffffu};
         }
     }
 

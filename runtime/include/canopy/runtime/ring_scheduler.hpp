@@ -975,8 +975,12 @@ template <policy P, class... Tasks> struct ring_scheduler : core_base<P, Tasks..
                     detail::context_access::clear_staged(ctx);
                     // The tag after this front's moves (share, spills): what its records are checked by.
                     detail::context_access::set_local_tag(ctx, s.local_tag);
+                    const std::uint64_t resolve_since = traced ? trace_clock() : 0;
                     const auto step =
                         this->resolve_joins(ctx, lane, leader, s.counters, s.tail != s.head, true);
+                    if (traced) { // the rounds, climbs and frees: what follows the front's pack
+                        trace_span(trace_kind::resolve, resolve_since, step.ran);
+                    }
                     // The tasks kept counted to retire now: this front's, unless it is the one kept
                     // for completions parked from now on; and the one kept for parked completions, once
                     // none is left. (Parked only while the private ring holds a front: the next front's

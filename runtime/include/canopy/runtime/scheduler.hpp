@@ -328,7 +328,11 @@ template <policy P, class... Tasks> struct scheduler : core_base<P, Tasks...> {
             const std::uint64_t run_since = traced ? trace_clock() : 0;
             detail::context_access::clear(ctx);
             dispatch(type, lane < count, words, ctx); // every lane: a cooperative type needs them all
-            this->resolve_joins(ctx, lane, leader, s.counters); // join continuations, in this front
+            const std::uint64_t resolve_since = traced ? trace_clock() : 0;
+            const auto step = this->resolve_joins(ctx, lane, leader, s.counters); // join continuations
+            if (traced && ctx_t::defers_joins) { // nested in the front's run span
+                trace_span(trace_kind::resolve, resolve_since, step.ran);
+            }
             // ---- pack ----
             const bool staging_overflow =
                 any(detail::context_access::overflowed(ctx)); // every lane has finished its task

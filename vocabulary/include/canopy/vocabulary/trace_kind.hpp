@@ -15,8 +15,9 @@ enum class trace_kind : unsigned char {
     steal,   // a pick that got a front from another work-group (arg: fronts received)
     idle,    // polling for work that is not there
     barrier, // waiting at block_barrier
+    resolve, // a front's join completions resolved, continuations run inline (arg: continuations)
 };
-constexpr unsigned trace_kinds = 7;
+constexpr unsigned trace_kinds = 8;
 
 constexpr const char* to_string(trace_kind k) {
     switch (k) {
@@ -27,6 +28,7 @@ constexpr const char* to_string(trace_kind k) {
     case trace_kind::steal: return "steal";
     case trace_kind::idle: return "idle";
     case trace_kind::barrier: return "barrier";
+    case trace_kind::resolve: return "resolve";
     }
     return "?";
 }
@@ -38,6 +40,7 @@ constexpr const char* arg_name(trace_kind k) {
     case trace_kind::pack: return "spawned";
     case trace_kind::share: return "fronts";
     case trace_kind::steal: return "fronts";
+    case trace_kind::resolve: return "continuations";
     default: return nullptr;
     }
 }
