@@ -148,7 +148,9 @@ template <policy P, class... Tasks> struct core_base {
     ///   - handoff_barrier() first, at the private scope: every lane's slot stores happen-before the
     ///     head's RMW (which releases them to a later resolver) and before a continuation's reads in
     ///     the head lane. Under HRF-direct that scope is device (policy.hpp), so the chain from a slot
-    ///     store to its reader is device-scope throughout.
+    ///     store to its reader is device-scope throughout; there a round takes it only when a head needs
+    ///     another lane's stores (a segment of two or more, or a record resolved through the local tag),
+    ///     since it is a flush and an invalidation on the scoped-cache model.
     ///   - The RMW is a release at device scope (this segment's slots); the head whose RMW is the last
     ///     (it reads k) then issues an acquire fence at device scope, which synchronizes with every
     ///     earlier child's release (the RMW read the end of their release sequence), so the continuation
@@ -196,7 +198,9 @@ template <policy P, class... Tasks> struct core_base {
                     break;
                 }
                 any_round = true;
-                handoff_barrier();
+                if constexpr (Sp == scope::subgroup) {
+                    handoff_barrier(); // a collective only: cheaper than the vote below
+                }
                 const detail::deferred_join e = detail::context_access::take_deferred(ctx);
                 const auto key = reinterpret_cast<std::uintptr_t>(e.pending); // 0: nothing deferred
                 const std::uintptr_t below = shuffle(key, lane == 0 ? 0u : lane - 1);
@@ -207,17 +211,31 @@ template <policy P, class... Tasks> struct core_base {
                 bool resolved = false;
                 unsigned n = 0;   // the record's child count, once resolved
                 bool own = false; // the record is the sub-group's own (its tag is `local`)
+                const unsigned k = head ? end - lane : 0;
+                // Plain: written by the fork before any child existed (join.hpp, rule R1) and not
+                // written again until the continuation frees the record, which runs after this; the
+                // chain of hand-offs that brought the completing task here orders it, so it may be read
+                // before this round's hand-off. Read by a segment that may hold every child, and where
+                // the sub-group has a local tag to compare; otherwise a lone completion learns the child
+                // count from its RMW (one miss fewer on the climb of a tree).
+                const unsigned long long word =
+                    head && (k >= 2 || (local != 0 && e.maybe_local)) ? ld(e.children) : 0ull;
+                own = head && local != 0 && word >> detail::join_tag_shift == local;
+                if constexpr (Sp != scope::subgroup) {
+                    // HRF-direct: the round's hand-off is a device-scope release and acquire in every
+                    // lane (on the scoped-cache model a flush and an invalidation of the work-group's
+                    // L1). Only two kinds of head need it: a segment of two or more lanes (the others'
+                    // slot stores before its RMW or its continuation's reads) and a record resolved
+                    // through the local tag (earlier local decrements carry no release). A lone head
+                    // on the device path needs nothing from another lane: its own slot store precedes
+                    // its release RMW in program order, and its acquire fence orders every other
+                    // child's release before its continuation. A climb's rounds are mostly such heads.
+                    if (any(head && (k >= 2 || own))) {
+                        handoff_barrier();
+                    }
+                }
                 if (head) {
-                    const unsigned k = end - lane;
-                    // Plain: written by the fork before any child existed (join.hpp, rule R1) and not
-                    // written again until the continuation frees the record, which runs after this.
-                    // Read by a segment that may hold every child, and where the sub-group has a local
-                    // tag to compare; otherwise a lone completion learns the child count from its RMW
-                    // (one miss fewer on the climb of a tree).
-                    const unsigned long long word =
-                        k >= 2 || (local != 0 && e.maybe_local) ? ld(e.children) : 0ull;
                     const unsigned children = static_cast<unsigned>(word) & detail::join_count_mask;
-                    own = local != 0 && word >> detail::join_tag_shift == local;
                     unsigned old = 0;
                     if (k == children) {
                         resolved = true;
@@ -321,8 +339,8 @@ template <policy P, class... Tasks> struct core_base {
     /// device access (the take_fresh RMW or a pop), and a record handed on is not pushed (no link store,
     /// and a step whose frees are all handed on makes no release CAS, so no write-back of the front's
     /// dirty lines). Why it is ordered: the lane that freed a record read it in its continuation, and
-    /// the lane that will open it writes it; the sub-group's next hand-off (handoff_barrier():
-    /// the pick's before any front runs, a round's before any continuation, whichever comes first) orders
+    /// the lane that will open it writes it; the sub-group's next hand-off (handoff_barrier(): the
+    /// pick's before the next front runs, which comes before any later step's continuation) orders
     /// those reads before those writes; whatever wrote the record before its continuation's reads
     /// (children anywhere, with a device-scope release that the resolve step acquired) happens-before
     /// them by HRF-indirect transitivity, and under HRF-direct that hand-off is at device scope (Sp), so
@@ -371,8 +389,8 @@ template <policy P, class... Tasks> struct core_base {
                 st->spare = none; // handed on: not pushed
             }
             // No barrier here: the takers' forks come after the next hand-off of this sub-group (the
-            // pick's before a front's dispatch, a round's before a continuation), which orders the
-            // givers' reads before them (the header above).
+            // pick's before the next front's dispatch, before any later step's continuation), which orders
+            // the givers' reads before them (the header above).
         }
     }
     /// At the sub-group's exit (the ring core): the records its lanes still hold reserved
