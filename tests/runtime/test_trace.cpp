@@ -129,19 +129,44 @@ struct close_on_exit {
 // The traced tree: 600 nodes of arity 3, so 600 tasks run and 599 spawned (every node but the seed).
 constexpr unsigned tree_nodes = 600;
 
-traced_run run_traced(const emu::options& o, const rt::config& c, std::uint64_t max_events) {
+// `run()` (returning its launch's stats) traced under `o`, the trace parsed back and its file removed.
+template <class Run> traced_run trace_of(const emu::options& o, std::uint64_t max_events, Run&& run) {
     traced_run r;
     const std::string path = temp_trace("run");
-    emu::scoped_options scoped(o);
-    const close_on_exit guard;
-    emu::trace_open(path, max_events);
-    const auto t = run_tree(c, tree_nodes, 3, false);
-    r.summary = emu::trace_close();
-    r.digest = emu::last_report().digest;
-    EXPECT_TRUE(t.exactly_once());
-    r.stats = t.stats;
+    {
+        emu::scoped_options scoped(o);
+        const close_on_exit guard;
+        emu::trace_open(path, max_events);
+        r.stats = run();
+        r.summary = emu::trace_close();
+        r.digest = emu::last_report().digest;
+    }
     r.trace = read_trace(path);
     std::filesystem::remove(path);
+    return r;
+}
+
+traced_run run_traced(const emu::options& o, const rt::config& c, std::uint64_t max_events) {
+    return trace_of(o, max_events, [&] {
+        const auto t = run_tree(c, tree_nodes, 3, false);
+        EXPECT_TRUE(t.exactly_once());
+        return t.stats;
+    });
+}
+
+// The tests' small runs: tiny on the scoped-cache model, `seed`, two sub-groups per work-group (blocks
+// of 64 on wave32), the core and policy given.
+struct small_run {
+    emu::options o;
+    rt::config c;
+};
+small_run tiny_run(rt::queue_design q, rt::policy pol, std::uint64_t seed) {
+    small_run r{canopy::test::emu_options("tiny"), {}};
+    r.o.memory_model = emu::memory_model_kind::scoped;
+    r.o.seed = seed;
+    r.c.policy = pol;
+    r.c.queues = q;
+    r.c.block = 64; // two sub-groups per work-group on tiny (wave32)
     return r;
 }
 
@@ -173,13 +198,7 @@ TEST(Trace, SpansAgreeWithTheRunsCounters) {
             for (std::uint64_t seed = 1; seed <= 2; ++seed) {
                 SCOPED_TRACE(std::string(rt::to_string(q)) + " core, " + rt::to_string(pol) + ", seed " +
                              std::to_string(seed) + " (CANOPY_EMU_SEED replays it)");
-                emu::options o = canopy::test::emu_options("tiny");
-                o.memory_model = emu::memory_model_kind::scoped;
-                o.seed = seed;
-                rt::config c;
-                c.policy = pol;
-                c.queues = q;
-                c.block = 64; // two sub-groups per work-group on tiny (wave32)
+                const auto [o, c] = tiny_run(q, pol, seed);
                 const traced_run r = run_traced(o, c, emu::default_trace_events);
                 EXPECT_EQ(r.summary.window, 0u) << "a small run is not aggregated";
                 EXPECT_EQ(r.trace.meta.at("time_unit"), "scheduler steps");
@@ -219,12 +238,7 @@ TEST(Trace, TimedTracesCountSimulatedCycles) {
 }
 
 TEST(Trace, PastTheCapSpansAreAggregatedAndStillAddUp) {
-    emu::options o = canopy::test::emu_options("tiny");
-    o.memory_model = emu::memory_model_kind::scoped;
-    o.seed = 5;
-    rt::config c;
-    c.policy = rt::policy::steal_rsp;
-    c.block = 64;
+    const auto [o, c] = tiny_run(rt::queue_design::ring, rt::policy::steal_rsp, 5);
     const traced_run r = run_traced(o, c, 300);
     SCOPED_TRACE("seed 5, aggregated");
     EXPECT_GT(r.summary.window, 0u);
@@ -247,29 +261,19 @@ TEST(Trace, ResolveSpansCountTheContinuationsRunInline) {
             const std::uint64_t seed = 1;
             SCOPED_TRACE(std::string(rt::to_string(q)) + " core, " + rt::to_string(pol) + ", seed " +
                          std::to_string(seed) + " (CANOPY_EMU_SEED replays it)");
-            emu::options o = canopy::test::emu_options("tiny");
-            o.memory_model = emu::memory_model_kind::scoped;
-            o.seed = seed;
-            rt::config c;
-            c.policy = pol;
-            c.queues = q;
-            c.block = 64;
-            const std::string path = temp_trace("resolve");
-            rt::stats s;
-            {
-                emu::scoped_options scoped(o);
-                const close_on_exit guard;
-                emu::trace_open(path, emu::default_trace_events);
+            const small_run t = tiny_run(q, pol, seed); // no structured binding: the lambda captures it
+            const rt::config& c = t.c;
+            const traced_run r = trace_of(t.o, emu::default_trace_events, [&c] {
                 rt::join_pool<unsigned long long, 2> pool(4096);
                 rt::task_set<ck::fib_join_task, ck::fib_join_sum> ts{ck::fib_join_task{pool.view(), 2},
                                                                      ck::fib_join_sum{pool.view()}};
                 ts.seed<ck::fib_join_task>({n, rt::join_root_slot});
-                s = ts.run(c);
-                (void)emu::trace_close();
+                const rt::stats st = ts.run(c);
                 EXPECT_EQ(pool.result(), ck::fib_value(n));
-            }
-            const parsed p = read_trace(path);
-            std::filesystem::remove(path);
+                return st;
+            });
+            const parsed& p = r.trace;
+            const rt::stats& s = r.stats;
             const std::uint64_t ran = p.arg_sum.count("run") ? p.arg_sum.at("run") : 0;
             const std::uint64_t resolved = p.arg_sum.count("resolve") ? p.arg_sum.at("resolve") : 0;
             EXPECT_EQ(resolved, inner) << "continuations run inline";
